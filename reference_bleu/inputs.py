@@ -1,0 +1,69 @@
+"""The form of the input (spec BLEU-INPUT): token lists in, a clear error for anything else."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from reference_bleu.errors import BleuInputError
+
+Tokens = tuple[str, ...]
+
+
+def _tokens(value: object, what: str) -> Tokens:
+    if isinstance(value, str | bytes):
+        raise BleuInputError(
+            "BLEU-INPUT", f"{what} is a {type(value).__name__}, not a sequence of tokens (split it first)"
+        )
+    if not isinstance(value, Sequence):
+        raise BleuInputError("BLEU-INPUT", f"{what} must be a sequence of tokens, got {type(value).__name__}")
+    for j, token in enumerate(value):
+        if not isinstance(token, str):
+            raise BleuInputError(
+                "EC-010", f"token {j} of {what} is a {type(token).__name__}; tokens must be str"
+            )
+    return tuple(value)
+
+
+def _materialise(value: object, what: str) -> list[object]:
+    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+        raise BleuInputError("BLEU-INPUT", f"{what} must be a sequence, got {type(value).__name__}")
+    return list(value)
+
+
+def validate_corpus(hypotheses: object, references: object) -> tuple[list[Tokens], list[list[Tokens]]]:
+    """BLEU-INPUT. Check a corpus and return an immutable copy of it.
+
+    ``hypotheses``: a sequence of token sequences. ``references``: one entry per
+    hypothesis, each a non-empty sequence of token sequences (any number per segment).
+    Tokens are ``str``. The caller's objects are read, never changed (spec INV-NO-MUTATION).
+
+    >>> validate_corpus([["a", "b"]], [[["a"], ["b", "a"]]])
+    ([('a', 'b')], [[('a',), ('b', 'a')]])
+    """
+    hyps = _materialise(hypotheses, "hypotheses")
+    refs = _materialise(references, "references")
+    if len(hyps) != len(refs):
+        raise BleuInputError(
+            "BLEU-INPUT", f"{len(hyps)} hypotheses but {len(refs)} reference sets: one set per hypothesis"
+        )
+    if not hyps:
+        raise BleuInputError("EC-012", "the corpus is empty: BLEU is defined for at least one segment")
+    checked_hyps = [_tokens(h, f"hypothesis {i}") for i, h in enumerate(hyps)]
+    checked_refs: list[list[Tokens]] = []
+    for i, segment in enumerate(refs):
+        if (
+            isinstance(segment, Sequence)
+            and not isinstance(segment, str | bytes)
+            and segment
+            and all(isinstance(x, str) for x in segment)
+        ):
+            raise BleuInputError(
+                "BLEU-INPUT",
+                f"references of segment {i} are a list of str; expected a list of references, "
+                "each a list of tokens",
+            )
+        listed = _materialise(segment, f"references of segment {i}")
+        if not listed:
+            raise BleuInputError("EC-006", f"segment {i} has no reference")
+        checked_refs.append([_tokens(r, f"reference {k} of segment {i}") for k, r in enumerate(listed)])
+    return checked_hyps, checked_refs

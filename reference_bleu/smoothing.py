@@ -1,0 +1,288 @@
+"""Smoothing: what replaces p_n = m_n / l_n when matches are rare (spec chapter SMOOTH).
+
+Chen and Cherry, "A Systematic Comparison of Smoothing Techniques for Sentence-Level
+BLEU", WMT 2014 (W14-3346), number seven methods; sacrebleu names four (``floor``,
+``add-k``, ``exp``, none) and TensorFlow-era code adds one at every order.
+
+Notation: ``counts[n-1]`` is the pair (m_n, l_n) of order n: clipped matches and candidate
+n-grams; ``T`` the candidate length c. Every function here receives only the orders whose
+precision is *defined* (l_n > 0, spec EC-003: undefined orders are settled before
+smoothing, and they always form a suffix, since l_n is non-increasing in n) and returns one
+smoothed p_n per order: a Fraction, or a Decimal in the current context where the method
+needs a logarithm (methods 4 and 7).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+
+from reference_bleu.counting import NGramCounts
+from reference_bleu.exact import Real, ln, to_decimal
+
+#: Default parameters: Chen and Cherry's values (also nltk's and sacrebleu's defaults).
+DEFAULT_EPSILON = Fraction(1, 10)
+DEFAULT_K = 5
+DEFAULT_ALPHA = 5
+DEFAULT_ADD_K = 1
+
+
+def no_smoothing(counts: Sequence[NGramCounts]) -> tuple[Fraction, ...]:
+    """SMOOTH-NONE. p_n = m_n / l_n, unchanged. Papineni et al. 2002, sec. 2.1.
+
+    >>> no_smoothing([NGramCounts(17, 18), NGramCounts(0, 17)])
+    (Fraction(17, 18), Fraction(0, 1))
+    """
+    return tuple(Fraction(m, total) for m, total in counts)
+
+
+def smoothing_method_1(
+    counts: Sequence[NGramCounts], epsilon: Fraction = DEFAULT_EPSILON
+) -> tuple[Fraction, ...]:
+    """SMOOTH-CC1. For an order with m_n = 0, p_n = ε / l_n (ε = 0.1). Chen and Cherry 2014 (method 1).
+
+    >>> smoothing_method_1([NGramCounts(2, 2), NGramCounts(0, 1)])
+    (Fraction(1, 1), Fraction(1, 10))
+    """
+    return tuple(Fraction(m, total) if m else epsilon / total for m, total in counts)
+
+
+def add_k_smoothing(counts: Sequence[NGramCounts], k: Fraction | int = DEFAULT_ADD_K) -> tuple[Fraction, ...]:
+    """SMOOTH-ADD-K. For n >= 2, p_n = (m_n + k) / (l_n + k); p_1 unchanged. sacrebleu ``add-k``.
+
+    Generalises Chen and Cherry's method 2 (k = 1) to any k > 0; applied to every order
+    n >= 2, with or without matches.
+
+    >>> add_k_smoothing([NGramCounts(1, 2), NGramCounts(0, 1)], k=1)
+    (Fraction(1, 2), Fraction(1, 2))
+    """
+    return tuple(
+        Fraction(m, total) if n == 1 else (m + Fraction(k)) / (total + Fraction(k))
+        for n, (m, total) in enumerate(counts, start=1)
+    )
+
+
+def smoothing_method_2(counts: Sequence[NGramCounts]) -> tuple[Fraction, ...]:
+    """SMOOTH-CC2. p_n = (m_n + 1) / (l_n + 1) for n >= 2. Chen and Cherry 2014 (method 2).
+
+    After Lin and Och 2004.
+
+    It is :func:`add_k_smoothing` with k = 1.
+
+    >>> smoothing_method_2([NGramCounts(3, 3), NGramCounts(1, 2)])
+    (Fraction(1, 1), Fraction(2, 3))
+    """
+    return add_k_smoothing(counts, 1)
+
+
+def add_one_smoothing(counts: Sequence[NGramCounts]) -> tuple[Fraction, ...]:
+    """SMOOTH-ADD-ONE. p_n = (m_n + 1) / (l_n + 1) at every order, unigrams included.
+
+    The ``smooth=True`` of TensorFlow-era ``compute_bleu`` code (Google's nmt and
+    tensor2tensor); unlike method 2 it also smooths p_1.
+
+    >>> add_one_smoothing([NGramCounts(3, 3), NGramCounts(1, 2)])
+    (Fraction(1, 1), Fraction(2, 3))
+    >>> add_one_smoothing([NGramCounts(0, 2)])
+    (Fraction(1, 3),)
+    """
+    return tuple(Fraction(m + 1, total + 1) for m, total in counts)
+
+
+def smoothing_method_3(counts: Sequence[NGramCounts]) -> tuple[Fraction, ...]:
+    """SMOOTH-CC3. NIST geometric smoothing: the k-th order with m_n = 0 gets p_n = 1 / (2^k · l_n).
+
+    Chen and Cherry 2014 (method 3); mteval-v13a.pl's default. k counts the zero-match
+    orders from 1 in increasing n.
+
+    >>> smoothing_method_3([NGramCounts(2, 2), NGramCounts(1, 1), NGramCounts(0, 4), NGramCounts(0, 3)])
+    (Fraction(1, 1), Fraction(1, 1), Fraction(1, 8), Fraction(1, 12))
+    """
+    invcnt = 1
+    p: list[Fraction] = []
+    for m, total in counts:
+        if m:
+            p.append(Fraction(m, total))
+        else:
+            invcnt *= 2
+            p.append(Fraction(1, invcnt * total))
+    return tuple(p)
+
+
+def exp_smoothing(counts: Sequence[NGramCounts]) -> tuple[Fraction, ...]:
+    """SMOOTH-EXP. sacrebleu's ``exp``: NIST geometric smoothing, :func:`smoothing_method_3`.
+
+    >>> exp_smoothing([NGramCounts(1, 2), NGramCounts(0, 1)])
+    (Fraction(1, 2), Fraction(1, 2))
+    """
+    return smoothing_method_3(counts)
+
+
+def floor_smoothing(
+    counts: Sequence[NGramCounts], epsilon: Fraction = DEFAULT_EPSILON
+) -> tuple[Fraction, ...]:
+    """SMOOTH-FLOOR. sacrebleu's ``floor``: p_n = ε / l_n when m_n = 0, :func:`smoothing_method_1`.
+
+    >>> floor_smoothing([NGramCounts(1, 2), NGramCounts(0, 4)], epsilon=Fraction(1, 2))
+    (Fraction(1, 2), Fraction(1, 8))
+    """
+    return smoothing_method_1(counts, epsilon)
+
+
+def _method_4_counts(counts: Sequence[NGramCounts], T: int, K: Fraction | int) -> list[Real]:
+    """Method 4's smoothed match counts: m_n, or 1/invcnt where invcnt *= K / ln(T) at each zero."""
+    smoothed: list[Real] = []
+    invcnt = Decimal(1)
+    for m, _total in counts:
+        if m:
+            smoothed.append(Fraction(m))
+        elif T <= 1:
+            # ln(1) = 0: K / ln(T) is infinite, the smoothed count tends to 0 (spec SMOOTH-CC4).
+            smoothed.append(Fraction(0))
+        else:
+            invcnt *= to_decimal(Fraction(K)) / ln(T)
+            smoothed.append(1 / invcnt)
+    return smoothed
+
+
+def smoothing_method_4(
+    counts: Sequence[NGramCounts], T: int, K: Fraction | int = DEFAULT_K
+) -> tuple[Real, ...]:
+    """SMOOTH-CC4. Like method 3, with invcnt multiplied by K / ln(T) (not 2) at each zero order.
+
+    Chen and Cherry 2014 (method 4), K = 5, T the candidate length: shorter candidates get
+    smaller smoothed counts. p_n = 1 / (invcnt · l_n). For T = 1, ln T = 0 and the smoothed
+    precision is its limit, 0.
+
+    >>> from decimal import localcontext
+    >>> with localcontext(prec=12):
+    ...     smoothing_method_4([NGramCounts(3, 3), NGramCounts(0, 2)], T=3)
+    (Fraction(1, 1), Decimal('0.109861228867'))
+    """
+    return tuple(m_n / total for m_n, (_m, total) in zip(_method_4_counts(counts, T, K), counts, strict=True))
+
+
+def _method_5(smoothed: Sequence[Real], counts: Sequence[NGramCounts], next_matches: int) -> tuple[Real, ...]:
+    """m'_0 = m_1 + 1, m'_n = (m'_{n-1} + m_n + m_{n+1}) / 3, p_n = m'_n / l_n."""
+    neighbours = [*smoothed[1:], Fraction(next_matches)]
+    previous: Real = smoothed[0] + 1
+    p: list[Real] = []
+    for m_n, m_next, (_m, total) in zip(smoothed, neighbours, counts, strict=True):
+        previous = _third(previous, m_n, m_next)
+        p.append(previous / total)
+    return tuple(p)
+
+
+def _third(a: Real, b: Real, c: Real) -> Real:
+    if isinstance(a, Fraction) and isinstance(b, Fraction) and isinstance(c, Fraction):
+        return (a + b + c) / 3
+    return (to_decimal(a) + to_decimal(b) + to_decimal(c)) / 3
+
+
+def smoothing_method_5(counts: Sequence[NGramCounts], next_matches: int) -> tuple[Real, ...]:
+    """SMOOTH-CC5. Average each order's match count with its neighbours'. Chen and Cherry 2014 (method 5).
+
+    m'_0 = m_1 + 1; m'_n = (m'_{n-1} + m_n + m_{n+1}) / 3; p_n = m'_n / l_n. The
+    neighbour past the last order is the true match count of that next order
+    (``next_matches``, 0 when it is undefined).
+
+    >>> smoothing_method_5([NGramCounts(2, 2), NGramCounts(0, 1)], next_matches=0)
+    (Fraction(5, 6), Fraction(5, 9))
+    """
+    return _method_5([Fraction(m) for m, _total in counts], counts, next_matches)
+
+
+def smoothing_method_6(
+    counts: Sequence[NGramCounts], alpha: Fraction | int = DEFAULT_ALPHA
+) -> tuple[Fraction, ...]:
+    """SMOOTH-CC6. Interpolate with a prior from lower orders. Chen and Cherry 2014 (method 6).
+
+    After Gao and He 2013.
+
+    p_1 and p_2 are unsmoothed; for n >= 3, p_n = (m_n + α·π_0) / (l_n + α) with
+    π_0 = p_{n-1}^2 / p_{n-2} (the smoothed lower precisions), α = 5. When p_{n-2} = 0 the
+    prior is 0 (the score is 0 then anyway: p_1 or p_2 is 0).
+
+    >>> smoothing_method_6([NGramCounts(4, 4), NGramCounts(2, 3), NGramCounts(0, 2)])
+    (Fraction(1, 1), Fraction(2, 3), Fraction(20, 63))
+    """
+    p: list[Fraction] = []
+    for n, (m, total) in enumerate(counts, start=1):
+        if n <= 2:
+            p.append(Fraction(m, total))
+            continue
+        prior = p[-1] ** 2 / p[-2] if p[-2] else Fraction(0)
+        p.append((m + Fraction(alpha) * prior) / (total + Fraction(alpha)))
+    return tuple(p)
+
+
+def smoothing_method_7(
+    counts: Sequence[NGramCounts], T: int, next_matches: int, K: Fraction | int = DEFAULT_K
+) -> tuple[Real, ...]:
+    """SMOOTH-CC7. Methods 4 and 5 together. Chen and Cherry 2014 (method 7).
+
+    Method 4's smoothed match counts (m_n, or 1/invcnt at a zero order) are averaged by
+    method 5; the neighbour past the last order is its raw match count.
+
+    >>> from decimal import localcontext
+    >>> with localcontext(prec=12):
+    ...     smoothing_method_7([NGramCounts(2, 2), NGramCounts(0, 1)], T=2, next_matches=0)
+    (Decimal('0.85643823935'), Decimal('0.61716863827'))
+    """
+    return _method_5(_method_4_counts(counts, T, K), counts, next_matches)
+
+
+@dataclass(frozen=True)
+class SmoothingMethod:
+    """A named smoothing: its spec ID, its parameter (if any) and what it needs to know."""
+
+    name: str
+    spec_id: str
+    parameter: str | None = None
+    default: Fraction | None = None
+    #: Needs m_{N+1}, the match count of the order past N (methods 5 and 7).
+    needs_next_order: bool = False
+
+
+SMOOTHING_METHODS: dict[str, SmoothingMethod] = {
+    m.name: m
+    for m in (
+        SmoothingMethod("none", "SMOOTH-NONE"),
+        SmoothingMethod("chen-cherry-1", "SMOOTH-CC1", "epsilon", DEFAULT_EPSILON),
+        SmoothingMethod("chen-cherry-2", "SMOOTH-CC2"),
+        SmoothingMethod("chen-cherry-3", "SMOOTH-CC3"),
+        SmoothingMethod("chen-cherry-4", "SMOOTH-CC4", "K", Fraction(DEFAULT_K)),
+        SmoothingMethod("chen-cherry-5", "SMOOTH-CC5", needs_next_order=True),
+        SmoothingMethod("chen-cherry-6", "SMOOTH-CC6", "alpha", Fraction(DEFAULT_ALPHA)),
+        SmoothingMethod("chen-cherry-7", "SMOOTH-CC7", "K", Fraction(DEFAULT_K), needs_next_order=True),
+        SmoothingMethod("floor", "SMOOTH-FLOOR", "epsilon", DEFAULT_EPSILON),
+        SmoothingMethod("add-k", "SMOOTH-ADD-K", "k", Fraction(DEFAULT_ADD_K)),
+        SmoothingMethod("exp", "SMOOTH-EXP"),
+        SmoothingMethod("add-one", "SMOOTH-ADD-ONE"),
+    )
+}
+
+
+def smooth(
+    name: str, counts: Sequence[NGramCounts], T: int, next_matches: int, value: Fraction | None
+) -> tuple[Real, ...]:
+    """Dispatch to the smoothing method ``name`` with its parameter ``value`` (or its default)."""
+    method = SMOOTHING_METHODS[name]
+    v = value if value is not None else (method.default or Fraction(0))
+    table: dict[str, Callable[[], tuple[Real, ...]]] = {
+        "none": lambda: no_smoothing(counts),
+        "chen-cherry-1": lambda: smoothing_method_1(counts, v),
+        "chen-cherry-2": lambda: smoothing_method_2(counts),
+        "chen-cherry-3": lambda: smoothing_method_3(counts),
+        "chen-cherry-4": lambda: smoothing_method_4(counts, T, v),
+        "chen-cherry-5": lambda: smoothing_method_5(counts, next_matches),
+        "chen-cherry-6": lambda: smoothing_method_6(counts, v),
+        "chen-cherry-7": lambda: smoothing_method_7(counts, T, next_matches, v),
+        "floor": lambda: floor_smoothing(counts, v),
+        "add-k": lambda: add_k_smoothing(counts, v),
+        "exp": lambda: exp_smoothing(counts),
+        "add-one": lambda: add_one_smoothing(counts),
+    }
+    return table[name]()
