@@ -109,13 +109,17 @@ def corpus_bleu(hypotheses: Any, references: Any, **options: Any) -> BleuResult:
     >>> result.score, result.matches, result.totals
     (1.0, (2, 1), (2, 1))
     """
-    opts = make_options(**options)
+    return corpus_bleu_with(make_options(**options), hypotheses, references)
+
+
+def corpus_bleu_with(options: BleuOptions, hypotheses: Any, references: Any) -> BleuResult:
+    """:func:`corpus_bleu` with options already validated by :func:`make_options`."""
     hyps, refs = validate_corpus(hypotheses, references)
     segments = [
-        segment_statistics(h, r, opts.statistics_orders, opts.ref_length)
+        segment_statistics(h, r, options.statistics_orders, options.ref_length)
         for h, r in zip(hyps, refs, strict=True)
     ]
-    return _score(segments, opts)
+    return _score(segments, options)
 
 
 def sentence_bleu(hypothesis: Any, references: Any, **options: Any) -> BleuResult:

@@ -1,0 +1,7 @@
+"""``python -m reference_bleu``: the ``reference-bleu`` command."""
+
+import sys
+
+from reference_bleu.cli import main
+
+sys.exit(main())

@@ -1,0 +1,78 @@
+"""The hand computation, printed: what the seed tutorials draw as tables (spec BLEU-PREC, BLEU-BP).
+
+For one candidate and its references, order by order: each distinct n-gram of the
+candidate with Count, Max_Ref_Count and Count_clip, the totals and p_n; then c, the
+reference lengths and r, BP, the weights and the score. Everything is computed with the
+formula functions themselves, so the table is the definition at work.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from reference_bleu.api import corpus_bleu_with
+from reference_bleu.counting import Sentence, count, count_clip, max_ref_count
+from reference_bleu.options import BleuOptions
+
+
+def _fraction(x: Fraction | None) -> str:
+    return "undefined (0/0)" if x is None else f"{x} = {float(x):.6f}"
+
+
+def _table(rows: Sequence[tuple[str, ...]], header: tuple[str, ...]) -> list[str]:
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    line = "  ".join("-" * w for w in widths)
+
+    def fmt(row: tuple[str, ...]) -> str:
+        cells = [row[0].ljust(widths[0]), *(c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True))]
+        return "  ".join(cells).rstrip()
+
+    return [fmt(header), line, *(fmt(r) for r in rows)]
+
+
+def explain(candidate: Sentence, references: Sequence[Sentence], options: BleuOptions) -> str:
+    """The order-by-order computation of sentence BLEU for ``candidate``, as text."""
+    out: list[str] = [
+        f"candidate ({len(candidate)} tokens): {' '.join(candidate)}",
+        *(f"reference {k + 1} ({len(r)} tokens): {' '.join(r)}" for k, r in enumerate(references)),
+        "",
+    ]
+    for n in range(1, options.max_order + 1):
+        counts = count(candidate, n)
+        max_ref = max_ref_count(references, n)
+        rows = [
+            (" ".join(g), str(k), str(max_ref[g]), str(count_clip(k, max_ref[g])))
+            for g, k in sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+        ]
+        clipped = sum(count_clip(k, max_ref[g]) for g, k in counts.items())
+        total = sum(counts.values())
+        out.append(f"order n = {n}")
+        if rows:
+            out.extend(_table(rows, (f"{n}-gram", "Count", "Max_Ref_Count", "Count_clip")))
+        else:
+            out.append(f"(the candidate has no {n}-grams)")
+        p_n = Fraction(clipped, total) if total else None
+        out.extend([f"p_{n} = {clipped}/{total}: {_fraction(p_n)}", ""])
+
+    result = corpus_bleu_with(options, [candidate], [references])
+    lengths = ", ".join(str(len(r)) for r in references)
+    out.extend(
+        [
+            f"c = {result.hyp_len}; reference lengths {lengths}; r = {result.ref_len} (rule: {options.ref_length})",
+            f"BP = {'1 (c >= r)' if result.hyp_len >= result.ref_len else 'exp(1 - r/c)'} "
+            f"= {result.brevity_penalty_decimal:.20}",
+            "w_n = " + ", ".join(str(w) for w in result.effective_weights),
+        ]
+    )
+    if options.smoothing != "none":
+        smoothed = ", ".join("undefined" if p is None else f"{p:.12g}" for p in result.smoothed_precisions)
+        out.append(f"smoothed p_n ({options.smoothing}) = {smoothed}")
+    out.extend(
+        [
+            f"BLEU = BP · exp(Σ w_n log p_n) = {result.score_decimal:.20} (float {result.score!r})",
+            f"signature: {result.signature}",
+        ]
+    )
+    return "\n".join(out)
+
