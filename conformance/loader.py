@@ -1,0 +1,76 @@
+"""Load the language-neutral test vectors of ``conformance/vectors/`` (schema: ``schema.json``)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+VECTOR_DIR = Path(__file__).parent / "vectors"
+SCHEMA_PATH = VECTOR_DIR / "schema.json"
+
+
+@dataclass(frozen=True)
+class Vector:
+    """One test case, with the group file it came from."""
+
+    group: str
+    file: str
+    data: dict[str, Any]
+
+    @property
+    def id(self) -> str:
+        """The stable ID of the case."""
+        return str(self.data["id"])
+
+    @property
+    def expected(self) -> dict[str, Any]:
+        """What the case expects: statistics and score, or an ``error`` spec ID."""
+        expected: dict[str, Any] = self.data["expected"]
+        return expected
+
+    @property
+    def is_error(self) -> bool:
+        """True when the case expects a BleuError."""
+        return "error" in self.expected
+
+    def api_options(self) -> dict[str, Any]:
+        """The case's options as keyword arguments of the reference API."""
+        return dict(self.data["options"])
+
+    def expected_score(self) -> Decimal:
+        """The expected score as a Decimal."""
+        return Decimal(self.expected["score"])
+
+    def expected_ref_len(self) -> int | Fraction:
+        """The expected r: an int, or a Fraction given as "p/q"."""
+        value = self.expected["ref_len"]
+        return value if isinstance(value, int) else Fraction(value)
+
+
+def vector_files() -> list[Path]:
+    """Every vector file (not the schema), in name order."""
+    return sorted(p for p in VECTOR_DIR.glob("*.json") if p != SCHEMA_PATH)
+
+
+def load_file(path: Path) -> dict[str, Any]:
+    """One vector file as parsed JSON."""
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def load_schema() -> dict[str, Any]:
+    """The JSON Schema of a vector file."""
+    return load_file(SCHEMA_PATH)
+
+
+def load_vectors() -> Iterator[Vector]:
+    """Every test case of every vector file."""
+    for path in vector_files():
+        data = load_file(path)
+        for test in data["tests"]:
+            yield Vector(group=data["group"], file=path.name, data=test)

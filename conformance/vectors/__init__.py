@@ -1,0 +1,1 @@
+"""The test vectors: JSON files beside this module, described by ``schema.json``."""
