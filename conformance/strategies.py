@@ -1,0 +1,76 @@
+"""Hypothesis strategies for BLEU inputs, public so any project can reuse them (spec CONF-STRATEGIES).
+
+Tokens come from a small vocabulary so n-grams actually overlap; references are made by
+mutating the hypothesis (drop, insert, replace, swap), so matches of every order occur;
+empty and very short segments and several equally long references appear often.
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+#: Seven words: enough for variety, few enough that 4-grams repeat.
+VOCABULARY = ("the", "cat", "sat", "on", "a", "mat", "dog")
+UNICODE_VOCABULARY = ("naïve", "Straße", "東京", "İ", "ﬁ", "e\u0301", "\u00e9")
+
+Sentence = list[str]
+
+
+def tokens(vocabulary: tuple[str, ...] = VOCABULARY) -> st.SearchStrategy[str]:
+    """One token from ``vocabulary``."""
+    return st.sampled_from(vocabulary)
+
+
+def sentences(
+    min_size: int = 0, max_size: int = 12, vocabulary: tuple[str, ...] = VOCABULARY
+) -> st.SearchStrategy[Sentence]:
+    """A token list, often empty or shorter than 4 when ``min_size`` allows."""
+    return st.lists(tokens(vocabulary), min_size=min_size, max_size=max_size)
+
+
+@st.composite
+def mutated(draw: st.DrawFn, sentence: Sentence, vocabulary: tuple[str, ...] = VOCABULARY) -> Sentence:
+    """``sentence`` after a few random edits: what a reference close to a hypothesis looks like."""
+    out = list(sentence)
+    for _ in range(draw(st.integers(0, 4))):
+        edit = draw(st.sampled_from(("drop", "insert", "replace", "swap")))
+        if edit == "insert" or not out:
+            out.insert(draw(st.integers(0, len(out))), draw(tokens(vocabulary)))
+        elif edit == "drop":
+            del out[draw(st.integers(0, len(out) - 1))]
+        elif edit == "replace":
+            out[draw(st.integers(0, len(out) - 1))] = draw(tokens(vocabulary))
+        else:
+            i = draw(st.integers(0, len(out) - 1))
+            j = draw(st.integers(0, len(out) - 1))
+            out[i], out[j] = out[j], out[i]
+    return out
+
+
+@st.composite
+def segments(
+    draw: st.DrawFn, max_references: int = 4, vocabulary: tuple[str, ...] = VOCABULARY
+) -> tuple[Sentence, list[Sentence]]:
+    """A hypothesis and 1..``max_references`` references: mutations, unrelated text, or copies."""
+    hypothesis = draw(sentences(vocabulary=vocabulary))
+    n = draw(st.integers(1, max_references))
+    references = []
+    for _ in range(n):
+        kind = draw(st.sampled_from(("mutated", "mutated", "unrelated", "copy-length")))
+        if kind == "unrelated":
+            references.append(draw(sentences(vocabulary=vocabulary)))
+        elif kind == "copy-length" and references:
+            # A reference as long as an earlier one: ties in the closest length (EC-001).
+            references.append(draw(st.lists(tokens(vocabulary), min_size=len(references[0]), max_size=len(references[0]))))
+        else:
+            references.append(draw(mutated(hypothesis, vocabulary)))
+    return hypothesis, references
+
+
+@st.composite
+def corpora(
+    draw: st.DrawFn, max_segments: int = 6, max_references: int = 4, vocabulary: tuple[str, ...] = VOCABULARY
+) -> tuple[list[Sentence], list[list[Sentence]]]:
+    """A corpus: (hypotheses, references), one reference list per hypothesis."""
+    pairs = draw(st.lists(segments(max_references, vocabulary), min_size=1, max_size=max_segments))
+    return [h for h, _ in pairs], [r for _, r in pairs]

@@ -1,0 +1,108 @@
+"""The API against an independent literal implementation, and its contract (spec API)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from decimal import Decimal
+from fractions import Fraction
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conformance.strategies import UNICODE_VOCABULARY, corpora
+from reference_bleu import Statistics, corpus_bleu, score_statistics, segment_statistics, sentence_bleu
+from tests.oracle import oracle_bleu
+
+Corpus = tuple[list[list[str]], list[list[list[str]]]]
+
+RULES = st.sampled_from(["closest", "closest-longer", "closest-first", "shortest", "longest", "average"])
+
+
+@given(corpora(), st.integers(1, 5), RULES)
+def test_statistics_and_score_equal_the_oracle(corpus: Corpus, N: int, rule: str) -> None:
+    hyps, refs = corpus
+    result = corpus_bleu(hyps, refs, max_order=N, ref_length=rule)
+    expected = oracle_bleu(hyps, refs, N=N, ref_length=rule)
+    assert list(result.matches) == expected.matches
+    assert list(result.totals) == expected.totals
+    assert result.hyp_len == expected.c
+    assert result.ref_len == expected.r
+    assert result.score == expected.score  # identical doubles: both correctly rounded
+
+
+@given(corpora(), st.sampled_from(["none", "exp", "add-one"]), st.booleans())
+def test_smoothed_and_effective_order_scores_equal_the_oracle(corpus: Corpus, smoothing: str, eff: bool) -> None:
+    hyps, refs = corpus
+    result = corpus_bleu(hyps, refs, smoothing=smoothing, effective_order=eff)
+    assert result.score == oracle_bleu(hyps, refs, smoothing=smoothing, effective_order=eff).score
+
+
+@given(corpora(), st.lists(st.integers(0, 4), min_size=3, max_size=3).filter(any))
+def test_weighted_scores_equal_the_oracle(corpus: Corpus, raw: list[int]) -> None:
+    hyps, refs = corpus
+    weights = [Fraction(x, sum(raw)) for x in raw]
+    result = corpus_bleu(hyps, refs, weights=weights)
+    assert result.score == oracle_bleu(hyps, refs, N=3, weights=weights).score
+
+
+@given(corpora(vocabulary=UNICODE_VOCABULARY))
+def test_unicode_tokens_are_compared_as_exact_strings(corpus: Corpus) -> None:
+    hyps, refs = corpus
+    assert corpus_bleu(hyps, refs).score == oracle_bleu(hyps, refs).score
+
+
+@given(corpora())
+def test_sentence_bleu_is_corpus_bleu_of_one_segment(corpus: Corpus) -> None:
+    hyps, refs = corpus
+    assert sentence_bleu(hyps[0], refs[0]) == corpus_bleu(hyps[:1], refs[:1])
+
+
+@given(corpora())
+def test_corpus_statistics_are_the_sum_of_segment_statistics(corpus: Corpus) -> None:
+    hyps, refs = corpus
+    parts = [segment_statistics(h, r, 4, "closest") for h, r in zip(hyps, refs, strict=True)]
+    total = Statistics.zero(4)
+    for part in parts:
+        total = total + part
+    result = corpus_bleu(hyps, refs)
+    assert result.statistics == total
+    assert score_statistics(parts).score == result.score
+
+
+@given(corpora())
+def test_result_fields_are_consistent(corpus: Corpus) -> None:
+    hyps, refs = corpus
+    result = corpus_bleu(hyps, refs)
+    assert 0.0 <= result.score <= 1.0
+    assert Decimal(0) <= result.score_decimal <= Decimal(1)
+    assert abs(Decimal(result.score) - result.score_decimal) <= Decimal(2) ** -52
+    assert len(result.matches) == len(result.totals) == len(result.precisions) == 4
+    for p, m, t in zip(result.precisions, result.matches, result.totals, strict=True):
+        assert p == (Fraction(m, t) if t else None)
+    assert 0.0 <= result.brevity_penalty <= 1.0
+    assert result.brevity_penalty == (1.0 if result.hyp_len >= result.ref_len else result.brevity_penalty)
+
+
+def test_result_exposes_the_contract_fields() -> None:
+    result = sentence_bleu("the cat sat".split(), ["the cat sat down".split()], max_order=2)
+    assert result.matches == (3, 2)
+    assert result.totals == (3, 2)
+    assert (result.hyp_len, result.ref_len) == (3, 4)
+    assert result.precisions == (Fraction(1), Fraction(1))
+    assert result.ratio == Fraction(3, 4)
+    assert result.signature.startswith("N:2|w:uniform|r:closest|smooth:none|eff:no")
+    assert isinstance(result.score, float)
+
+
+def test_the_same_input_gives_the_same_result_in_another_process() -> None:
+    code = (
+        "from reference_bleu import corpus_bleu;"
+        "r = corpus_bleu([['a','b','c','d','a']], [[['a','b','c','a'], ['b','c','d']]], smoothing='chen-cherry-7');"
+        "print(repr(r.score), r.score_decimal)"
+    )
+    runs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout for _ in range(2)}
+    in_process = corpus_bleu(
+        [["a", "b", "c", "d", "a"]], [[["a", "b", "c", "a"], ["b", "c", "d"]]], smoothing="chen-cherry-7"
+    )
+    assert runs == {f"{in_process.score!r} {in_process.score_decimal}\n"}

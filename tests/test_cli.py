@@ -1,0 +1,127 @@
+"""The command line: score and explain, and exit code 2 with one line for bad input (spec CLI)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from reference_bleu.cli import main
+
+C1 = "it is a guide to action which ensures that the military always obeys the commands of the party"
+C2 = "it is to insure the troops forever hearing the activity guidebook that party direct"
+R1 = "it is a guide to action that ensures that the military will forever heed party commands"
+R2 = "it is the guiding principle which guarantees the military forces always being under the command of the party"
+R3 = "it is the practical guide for the army always to heed the directions of the party"
+
+
+@pytest.fixture
+def paper_files(tmp_path: Path) -> dict[str, str]:
+    files = {"hyp": [C1, C2], "r1": [R1, R1], "r2": [R2, R2], "r3": [R3, R3]}
+    paths = {}
+    for name, lines in files.items():
+        path = tmp_path / f"{name}.txt"
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        paths[name] = str(path)
+    return paths
+
+
+def test_score_prints_the_papers_corpus_bleu(paper_files: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["score", "-i", paper_files["hyp"], "-r", paper_files["r1"], paper_files["r2"], paper_files["r3"]])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "BLEU = 0.3043537261305561" in out  # the paper's example 1 as a corpus (PAPER.md)
+    assert "25/32 11/30 7/28 4/26" in out
+    assert "c = 32  r = 34" in out
+    assert "nrefs:3|tok:whitespace|N:4|w:uniform|r:closest|smooth:none" in out
+
+
+def test_score_json(paper_files: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
+    main(["score", "--json", "-i", paper_files["hyp"], "-r", paper_files["r1"], paper_files["r2"], paper_files["r3"]])
+    data = json.loads(capsys.readouterr().out)
+    assert data["score"] == 0.3043537261305561
+    assert data["matches"] == [25, 11, 7, 4]
+    assert data["totals"] == [32, 30, 28, 26]
+    assert (data["hyp_len"], data["ref_len"]) == (32, 34)
+    assert data["precisions"] == ["25/32", "11/30", "1/4", "2/13"]
+    assert data["ratio"] == "16/17"
+    assert data["score_decimal"].startswith("0.30435372613055611627217918377829083819")
+
+
+def test_score_reads_the_hypotheses_from_stdin(paper_files: dict[str, str]) -> None:
+    hyp = Path(paper_files["hyp"]).read_text(encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "reference_bleu", "score", "-r", paper_files["r1"], paper_files["r2"], paper_files["r3"], "-N", "2"],
+        input=hyp, capture_output=True, text=True, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    # N = 2: exp(1 - 34/32) · (25/32 · 11/30)^(1/2) = 0.5027...
+    assert "matches/totals = 25/32 11/30" in done.stdout
+
+
+def test_score_options_mirror_the_api(paper_files: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["score", "-i", paper_files["hyp"], "-r", paper_files["r1"], "--smoothing", "floor",
+                 "--smoothing-value", "1/5", "--weights", "1/2", "1/2", "--ref-length", "shortest", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert "N:2|w:uniform|r:shortest|smooth:floor[epsilon=1/5]" in data["signature"]
+
+
+def test_explain_prints_the_hand_table(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["explain", "the the the the the the the", "the cat is on the mat", "there is a cat on the mat"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "1-gram  Count  Max_Ref_Count  Count_clip" in out
+    assert "the         7              2           2" in out
+    assert "p_1 = 2/7" in out
+    assert "p_2 = 0/6" in out
+    assert "c = 7; reference lengths 6, 7; r = 7" in out
+    assert "BLEU = BP · exp(Σ w_n log p_n) = 0" in out
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "reference_bleu", *args], capture_output=True, text=True, check=False)
+
+
+def one_line_error(done: subprocess.CompletedProcess[str]) -> str:
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 or lines[0].startswith("usage:")
+    return lines[-1]
+
+
+def test_mismatched_line_counts_exit_2(paper_files: dict[str, str], tmp_path: Path) -> None:
+    short = tmp_path / "short.txt"
+    short.write_text(R1 + "\n", encoding="utf-8")
+    line = one_line_error(run_cli("score", "-i", paper_files["hyp"], "-r", str(short)))
+    assert "line counts differ" in line
+
+
+def test_non_utf8_input_exits_2(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"caf\xe9\n")
+    assert "not valid UTF-8" in one_line_error(run_cli("score", "-i", str(bad), "-r", str(bad)))
+
+
+def test_missing_file_exits_2(tmp_path: Path) -> None:
+    assert "cannot read" in one_line_error(run_cli("score", "-i", str(tmp_path / "none"), "-r", str(tmp_path / "none")))
+
+
+def test_empty_input_exits_2(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.txt"
+    empty.write_text("", encoding="utf-8")
+    assert "EC-012" in one_line_error(run_cli("score", "-i", str(empty), "-r", str(empty)))
+
+
+def test_bad_option_values_exit_2(paper_files: dict[str, str]) -> None:
+    assert "BLEU-WEIGHTS" in one_line_error(run_cli("score", "-i", paper_files["hyp"], "-r", paper_files["r1"], "-w", "1", "2"))
+    assert "invalid choice" in one_line_error(run_cli("score", "-i", paper_files["hyp"], "-r", paper_files["r1"], "-s", "foo"))
+
+
+def test_usage_errors_exit_2() -> None:
+    assert run_cli().returncode == 2
+    assert run_cli("score").returncode == 2
