@@ -42,7 +42,11 @@ class DerivationError(ValueError):
 def _eval(node: ast.AST) -> Any:
     if isinstance(node, ast.Expression):
         return _eval(node.body)
-    if isinstance(node, ast.Constant) and isinstance(node.value, int | float) and not isinstance(node.value, bool):
+    if (
+        isinstance(node, ast.Constant)
+        and isinstance(node.value, int | float)
+        and not isinstance(node.value, bool)
+    ):
         return mpmath.mpf(str(node.value))  # from the written digits, not the float
     if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
         return _BINARY[type(node.op)](_eval(node.left), _eval(node.right))

@@ -61,7 +61,9 @@ def segments(
             references.append(draw(sentences(vocabulary=vocabulary)))
         elif kind == "copy-length" and references:
             # A reference as long as an earlier one: ties in the closest length (EC-001).
-            references.append(draw(st.lists(tokens(vocabulary), min_size=len(references[0]), max_size=len(references[0]))))
+            references.append(
+                draw(st.lists(tokens(vocabulary), min_size=len(references[0]), max_size=len(references[0])))
+            )
         else:
             references.append(draw(mutated(hypothesis, vocabulary)))
     return hypothesis, references

@@ -11,7 +11,6 @@ import json
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack
-from fractions import Fraction
 from itertools import zip_longest
 from typing import Any, TextIO, get_args
 
@@ -19,7 +18,14 @@ from reference_bleu.api import BleuResult, _score
 from reference_bleu.errors import BleuError
 from reference_bleu.explain import explain
 from reference_bleu.length import REF_LENGTH_RULES
-from reference_bleu.options import VERSION, Aggregation, BleuOptions, UndefinedPrecision, ZeroPrecision, make_options
+from reference_bleu.options import (
+    VERSION,
+    Aggregation,
+    BleuOptions,
+    UndefinedPrecision,
+    ZeroPrecision,
+    make_options,
+)
 from reference_bleu.smoothing import SMOOTHING_METHODS
 from reference_bleu.statistics import Statistics, segment_statistics
 
@@ -91,7 +97,7 @@ def _open(path: str, stack: ExitStack) -> TextIO:
     if path == "-":
         return sys.stdin
     try:
-        return stack.enter_context(open(path, encoding="utf-8", errors="strict"))  # noqa: SIM115
+        return stack.enter_context(open(path, encoding="utf-8", errors="strict"))
     except OSError as error:
         raise CliError(f"cannot read {path}: {error.strerror or error}") from None
 
@@ -116,7 +122,7 @@ def _segments(hyp_path: str, ref_paths: Sequence[str], options: BleuOptions) -> 
         streams += [_lines(_open(p, stack), p) for p in ref_paths]
         names = [hyp_path, *ref_paths]
         line = 0
-        for line, row in enumerate(zip_longest(*streams), start=1):  # noqa: B007
+        for line, row in enumerate(zip_longest(*streams), start=1):
             if any(cell is None for cell in row):
                 short = [n for n, cell in zip(names, row, strict=True) if cell is None]
                 raise CliError(f"line counts differ: {', '.join(short)} end(s) at line {line - 1}")

@@ -59,7 +59,8 @@ def explain(candidate: Sentence, references: Sequence[Sentence], options: BleuOp
     lengths = ", ".join(str(len(r)) for r in references)
     out.extend(
         [
-            f"c = {result.hyp_len}; reference lengths {lengths}; r = {result.ref_len} (rule: {options.ref_length})",
+            f"c = {result.hyp_len}; reference lengths {lengths}; "
+            f"r = {result.ref_len} (rule: {options.ref_length})",
             f"BP = {'1 (c >= r)' if result.hyp_len >= result.ref_len else 'exp(1 - r/c)'} "
             f"= {result.brevity_penalty_decimal:.20}",
             "w_n = " + ", ".join(str(w) for w in result.effective_weights),
@@ -75,4 +76,3 @@ def explain(candidate: Sentence, references: Sequence[Sentence], options: BleuOp
         ]
     )
     return "\n".join(out)
-

@@ -21,6 +21,10 @@ settings.register_profile(
 )
 settings.register_profile("dev", max_examples=100, deadline=None, print_blob=True)
 settings.register_profile(
-    "thorough", max_examples=3000, deadline=None, print_blob=True, suppress_health_check=[HealthCheck.too_slow]
+    "thorough",
+    max_examples=3000,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("BLEU_HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))

@@ -76,9 +76,10 @@ class OracleResult:
     score: float
 
 
-def oracle_bleu(
+def oracle_bleu(  # noqa: PLR0912 -- one literal function on purpose
     hyps: Sequence[Tokens],
     refs: Sequence[Sequence[Tokens]],
+    *,
     N: int = 4,
     weights: Sequence[Fraction] | None = None,
     ref_length: str = "closest",

@@ -32,7 +32,9 @@ def test_statistics_and_score_equal_the_oracle(corpus: Corpus, N: int, rule: str
 
 
 @given(corpora(), st.sampled_from(["none", "exp", "add-one"]), st.booleans())
-def test_smoothed_and_effective_order_scores_equal_the_oracle(corpus: Corpus, smoothing: str, eff: bool) -> None:
+def test_smoothed_and_effective_order_scores_equal_the_oracle(
+    corpus: Corpus, smoothing: str, eff: bool
+) -> None:
     hyps, refs = corpus
     result = corpus_bleu(hyps, refs, smoothing=smoothing, effective_order=eff)
     assert result.score == oracle_bleu(hyps, refs, smoothing=smoothing, effective_order=eff).score
@@ -101,7 +103,10 @@ def test_the_same_input_gives_the_same_result_in_another_process() -> None:
         "r = corpus_bleu([['a','b','c','d','a']], [[['a','b','c','a'], ['b','c','d']]], smoothing='chen-cherry-7');"
         "print(repr(r.score), r.score_decimal)"
     )
-    runs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout for _ in range(2)}
+    runs = {
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+        for _ in range(2)
+    }
     in_process = corpus_bleu(
         [["a", "b", "c", "d", "a"]], [[["a", "b", "c", "a"], ["b", "c", "d"]]], smoothing="chen-cherry-7"
     )

@@ -29,8 +29,12 @@ def paper_files(tmp_path: Path) -> dict[str, str]:
     return paths
 
 
-def test_score_prints_the_papers_corpus_bleu(paper_files: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["score", "-i", paper_files["hyp"], "-r", paper_files["r1"], paper_files["r2"], paper_files["r3"]])
+def test_score_prints_the_papers_corpus_bleu(
+    paper_files: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(
+        ["score", "-i", paper_files["hyp"], "-r", paper_files["r1"], paper_files["r2"], paper_files["r3"]]
+    )
     out = capsys.readouterr().out
     assert code == 0
     assert "BLEU = 0.3043537261305561" in out  # the paper's example 1 as a corpus (PAPER.md)
@@ -40,7 +44,18 @@ def test_score_prints_the_papers_corpus_bleu(paper_files: dict[str, str], capsys
 
 
 def test_score_json(paper_files: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
-    main(["score", "--json", "-i", paper_files["hyp"], "-r", paper_files["r1"], paper_files["r2"], paper_files["r3"]])
+    main(
+        [
+            "score",
+            "--json",
+            "-i",
+            paper_files["hyp"],
+            "-r",
+            paper_files["r1"],
+            paper_files["r2"],
+            paper_files["r3"],
+        ]
+    )
     data = json.loads(capsys.readouterr().out)
     assert data["score"] == 0.3043537261305561
     assert data["matches"] == [25, 11, 7, 4]
@@ -54,24 +69,59 @@ def test_score_json(paper_files: dict[str, str], capsys: pytest.CaptureFixture[s
 def test_score_reads_the_hypotheses_from_stdin(paper_files: dict[str, str]) -> None:
     hyp = Path(paper_files["hyp"]).read_text(encoding="utf-8")
     done = subprocess.run(
-        [sys.executable, "-m", "reference_bleu", "score", "-r", paper_files["r1"], paper_files["r2"], paper_files["r3"], "-N", "2"],
-        input=hyp, capture_output=True, text=True, check=False,
+        [
+            sys.executable,
+            "-m",
+            "reference_bleu",
+            "score",
+            "-r",
+            paper_files["r1"],
+            paper_files["r2"],
+            paper_files["r3"],
+            "-N",
+            "2",
+        ],
+        input=hyp,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     # N = 2: exp(1 - 34/32) · (25/32 · 11/30)^(1/2) = 0.5027...
     assert "matches/totals = 25/32 11/30" in done.stdout
 
 
-def test_score_options_mirror_the_api(paper_files: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["score", "-i", paper_files["hyp"], "-r", paper_files["r1"], "--smoothing", "floor",
-                 "--smoothing-value", "1/5", "--weights", "1/2", "1/2", "--ref-length", "shortest", "--json"])
+def test_score_options_mirror_the_api(
+    paper_files: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(
+        [
+            "score",
+            "-i",
+            paper_files["hyp"],
+            "-r",
+            paper_files["r1"],
+            "--smoothing",
+            "floor",
+            "--smoothing-value",
+            "1/5",
+            "--weights",
+            "1/2",
+            "1/2",
+            "--ref-length",
+            "shortest",
+            "--json",
+        ]
+    )
     data = json.loads(capsys.readouterr().out)
     assert code == 0
     assert "N:2|w:uniform|r:shortest|smooth:floor[epsilon=1/5]" in data["signature"]
 
 
 def test_explain_prints_the_hand_table(capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["explain", "the the the the the the the", "the cat is on the mat", "there is a cat on the mat"])
+    code = main(
+        ["explain", "the the the the the the the", "the cat is on the mat", "there is a cat on the mat"]
+    )
     out = capsys.readouterr().out
     assert code == 0
     assert "1-gram  Count  Max_Ref_Count  Count_clip" in out
@@ -83,7 +133,9 @@ def test_explain_prints_the_hand_table(capsys: pytest.CaptureFixture[str]) -> No
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "reference_bleu", *args], capture_output=True, text=True, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "reference_bleu", *args], capture_output=True, text=True, check=False
+    )
 
 
 def one_line_error(done: subprocess.CompletedProcess[str]) -> str:
@@ -108,7 +160,9 @@ def test_non_utf8_input_exits_2(tmp_path: Path) -> None:
 
 
 def test_missing_file_exits_2(tmp_path: Path) -> None:
-    assert "cannot read" in one_line_error(run_cli("score", "-i", str(tmp_path / "none"), "-r", str(tmp_path / "none")))
+    assert "cannot read" in one_line_error(
+        run_cli("score", "-i", str(tmp_path / "none"), "-r", str(tmp_path / "none"))
+    )
 
 
 def test_empty_input_exits_2(tmp_path: Path) -> None:
@@ -118,8 +172,12 @@ def test_empty_input_exits_2(tmp_path: Path) -> None:
 
 
 def test_bad_option_values_exit_2(paper_files: dict[str, str]) -> None:
-    assert "BLEU-WEIGHTS" in one_line_error(run_cli("score", "-i", paper_files["hyp"], "-r", paper_files["r1"], "-w", "1", "2"))
-    assert "invalid choice" in one_line_error(run_cli("score", "-i", paper_files["hyp"], "-r", paper_files["r1"], "-s", "foo"))
+    assert "BLEU-WEIGHTS" in one_line_error(
+        run_cli("score", "-i", paper_files["hyp"], "-r", paper_files["r1"], "-w", "1", "2")
+    )
+    assert "invalid choice" in one_line_error(
+        run_cli("score", "-i", paper_files["hyp"], "-r", paper_files["r1"], "-s", "foo")
+    )
 
 
 def test_usage_errors_exit_2() -> None:

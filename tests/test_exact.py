@@ -16,7 +16,14 @@ from reference_bleu import Statistics, score_statistics
 from reference_bleu.exact import correctly_rounded, ln
 
 MODULES = [
-    "counting", "length", "combination", "smoothing", "statistics", "evaluation", "inputs", "options",
+    "counting",
+    "length",
+    "combination",
+    "smoothing",
+    "statistics",
+    "evaluation",
+    "inputs",
+    "options",
 ]
 
 

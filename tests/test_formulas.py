@@ -204,8 +204,8 @@ def test_unnormalized_weights_are_used_as_given() -> None:
 
 
 def test_individual_and_cumulative_weights() -> None:
-    assert individual_weights(3, 4) == (0, 0, 1, 0)
-    assert cumulative_weights(3, 4) == (F(1, 3), F(1, 3), F(1, 3), 0)
+    assert individual_weights(3, 4) == (F(0), F(0), F(1), F(0))
+    assert cumulative_weights(3, 4) == (F(1, 3), F(1, 3), F(1, 3), F(0))
     with pytest.raises(BleuOptionError, match="BLEU-INDIVIDUAL"):
         individual_weights(5, 4)
     with pytest.raises(BleuOptionError, match="BLEU-CUMULATIVE"):
@@ -213,11 +213,11 @@ def test_individual_and_cumulative_weights() -> None:
 
 
 def test_effective_order_drops_orders_without_ngrams_and_renormalises() -> None:
-    assert effective_order_weights((F(1, 4),) * 4, [2, 1, 0, 0]) == (F(1, 2), F(1, 2), 0, 0)
+    assert effective_order_weights((F(1, 4),) * 4, [2, 1, 0, 0]) == (F(1, 2), F(1, 2), F(0), F(0))
     # Non-uniform weights keep their proportions: 1/10 and 3/10 -> 1/4 and 3/4.
     w = (F(1, 10), F(3, 10), F(6, 10))
-    assert effective_order_weights(w, [3, 2, 0]) == (F(1, 4), F(3, 4), 0)
-    assert effective_order_weights(w, [0, 0, 0]) == (0, 0, 0)
+    assert effective_order_weights(w, [3, 2, 0]) == (F(1, 4), F(3, 4), F(0))
+    assert effective_order_weights(w, [0, 0, 0]) == (F(0), F(0), F(0))
 
 
 # BLEU-SCORE, BLEU-LOG ------------------------------------------------------------------------
@@ -242,7 +242,7 @@ def test_bleu_is_exactly_0_or_1_at_the_limits() -> None:
 
 def test_a_zero_weight_ignores_a_zero_precision() -> None:
     # 0 · log 0 is taken as 0 (p^0 = 1, EC-007): BP · p_2 = 3/5.
-    score = bleu(6, 6, [F(5, 6), F(3, 5), F(1, 4), F(0)], [0, F(1), 0, 0])
+    score = bleu(6, 6, [F(5, 6), F(3, 5), F(1, 4), F(0)], [F(0), F(1), F(0), F(0)])
     assert abs(score - Decimal("0.6")) < Decimal("1e-25")  # within the default 28-digit context
 
 
@@ -315,7 +315,9 @@ def test_method_7_is_method_5_over_method_4_counts() -> None:
 
 
 def test_segment_statistics_of_a_short_sentence() -> None:
-    stats = segment_statistics("it is ship".split(), ["this is a ship".split(), "it is ship".split()], 4, "closest")
+    stats = segment_statistics(
+        "it is ship".split(), ["this is a ship".split(), "it is ship".split()], 4, "closest"
+    )
     assert stats == Statistics((3, 2, 1, 0), (3, 2, 1, 0), 3, 3)
 
 

@@ -75,7 +75,13 @@ def test_seed_000_count_clip_of_is_some() -> None:
 def test_seed_001_table_of_counts_and_clipped_counts() -> None:
     reference = ["the cat is on the mat".split()]
     table = {
-        "the cat the cat is on the mat": {"the": (2, 3, 2), "cat": (1, 2, 1), "is": (1, 1, 1), "on": (1, 1, 1), "mat": (1, 1, 1)},
+        "the cat the cat is on the mat": {
+            "the": (2, 3, 2),
+            "cat": (1, 2, 1),
+            "is": (1, 1, 1),
+            "on": (1, 1, 1),
+            "mat": (1, 1, 1),
+        },
         "the the the the the the the the": {"the": (2, 8, 2)},
     }
     for candidate, rows in table.items():
@@ -83,7 +89,11 @@ def test_seed_001_table_of_counts_and_clipped_counts() -> None:
         max_ref = max_ref_count(reference, 1)
         for word, (max_ref_cnt, cand_cnt, clipped) in rows.items():
             g = (word,)
-            assert (max_ref[g], counts[g], count_clip(counts[g], max_ref[g])) == (max_ref_cnt, cand_cnt, clipped)
+            assert (max_ref[g], counts[g], count_clip(counts[g], max_ref[g])) == (
+                max_ref_cnt,
+                cand_cnt,
+                clipped,
+            )
 
 
 def test_seed_001_modified_precisions_075_and_025() -> None:
@@ -98,7 +108,10 @@ def test_seed_001_modified_precisions_075_and_025() -> None:
     ("candidate", "references"),
     [
         (["this", "is", "a", "test"], [["this", "is", "a", "test"], ["this", "is", "test"]]),
-        (["어제", "스테이크", "를", "먹", "었", "다"], [["어제", "스테이크", "를", "먹", "었", "다"], ["스테이크", "어제", "먹", "었", "다"]]),
+        (
+            ["어제", "스테이크", "를", "먹", "었", "다"],
+            [["어제", "스테이크", "를", "먹", "었", "다"], ["스테이크", "어제", "먹", "었", "다"]],
+        ),
     ],
 )
 def test_seed_001_sentence_bleu_of_a_candidate_equal_to_a_reference_is_1(
