@@ -166,6 +166,8 @@ def smoothing_method_4(
 
 def _method_5(smoothed: Sequence[Real], counts: Sequence[NGramCounts], next_matches: int) -> tuple[Real, ...]:
     """m'_0 = m_1 + 1, m'_n = (m'_{n-1} + m_n + m_{n+1}) / 3, p_n = m'_n / l_n."""
+    if not counts:
+        return ()  # an empty candidate has no defined order to smooth
     neighbours = [*smoothed[1:], Fraction(next_matches)]
     previous: Real = smoothed[0] + 1
     p: list[Real] = []

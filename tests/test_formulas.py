@@ -293,6 +293,11 @@ def test_method_5_averages_counts_with_neighbours() -> None:
     assert smoothing_method_5(COUNTS, next_matches=1)[3] == F(56, 162)
 
 
+def test_methods_5_and_7_have_nothing_to_smooth_for_an_empty_candidate() -> None:
+    assert smoothing_method_5([], next_matches=0) == ()
+    assert smoothing_method_7([], T=0, next_matches=0) == ()
+
+
 def test_method_6_interpolates_with_the_prior() -> None:
     # p_3: pi_0 = (1/2)^2 / (4/5) = 5/16, (1 + 5·5/16)/(3 + 5) = 41/128.
     # p_4: pi_0 = (41/128)^2 / (1/2) = 1681/8192, (0 + 5·1681/8192)/(2 + 5) = 8405/57344.

@@ -1,0 +1,299 @@
+"""The invariants BLEU promises, as properties any target can be checked against (spec 09).
+
+Each invariant has a stable ID, a statement, the capabilities it needs from a target
+(``statistics``, ``sentence``, ``brevity_penalty``), a hypothesis strategy that draws its
+examples, and a check that raises :class:`InvariantViolation` when the target breaks it.
+Which invariants hold under which conventions is written in ``spec/09-invariants.md`` and
+tested: a property that is false for an option is shown false, not skipped.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from hypothesis import strategies as st
+
+from conformance.strategies import VOCABULARY, corpora, mutated, sentences
+from conformance.targets import Outcome, Target
+
+Corpus = tuple[list[list[str]], list[list[list[str]]]]
+
+
+class InvariantViolation(AssertionError):
+    """A target broke an invariant; the message names it and shows the evidence."""
+
+
+@dataclass(frozen=True)
+class Invariant:
+    """One property: ID, statement, needed capabilities, example strategy and check."""
+
+    id: str
+    statement: str
+    needs: frozenset[str]
+    strategy: st.SearchStrategy[Any]
+    check: Callable[[Target, Any], None]
+
+
+def _fail(ident: str, message: str, **evidence: object) -> None:
+    shown = "; ".join(f"{k}={v!r}" for k, v in evidence.items())
+    raise InvariantViolation(f"{ident}: {message} ({shown})")
+
+
+def _max_order(target: Target) -> int:
+    return int(getattr(target, "max_order", 4))
+
+
+# --- INV-RANGE -------------------------------------------------------------------------------
+
+
+def _check_range(target: Target, corpus: Corpus) -> None:
+    score = target.corpus(*corpus).score
+    if not (isinstance(score, float) and 0.0 <= score <= 1.0):
+        _fail("INV-RANGE", "score outside [0, 1]", score=score, corpus=corpus)
+
+
+# --- INV-IDENTITY ----------------------------------------------------------------------------
+
+
+@st.composite
+def _identical(draw: st.DrawFn) -> Corpus:
+    """Each hypothesis equals one of its references and has at least 4 tokens."""
+    hyps, refs = [], []
+    for _ in range(draw(st.integers(1, 4))):
+        hyp = draw(sentences(min_size=4, max_size=10))
+        others = draw(st.lists(mutated(hyp), max_size=3))
+        position = draw(st.integers(0, len(others)))
+        hyps.append(hyp)
+        refs.append([*others[:position], list(hyp), *others[position:]])
+    return hyps, refs
+
+
+def _check_identity(target: Target, corpus: Corpus) -> None:
+    hyps, _refs = corpus
+    if min(len(h) for h in hyps) < _max_order(target):
+        return  # not long enough for every order of this target
+    score = target.corpus(*corpus).score
+    if score != 1.0:
+        _fail("INV-IDENTITY", "a hypothesis equal to one of its references must score exactly 1", score=score, corpus=corpus)
+
+
+# --- INV-CLIP --------------------------------------------------------------------------------
+
+
+def _clip_bound(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]], n: int) -> int:
+    """Σ over segments and distinct candidate n-grams g of max over one reference of its count of g."""
+    bound = 0
+    for hyp, segment_refs in zip(hyps, refs, strict=True):
+        grams = {tuple(hyp[i : i + n]) for i in range(len(hyp) - n + 1)}
+        ref_counts = [Counter(tuple(r[i : i + n]) for i in range(len(r) - n + 1)) for r in segment_refs]
+        bound += sum(max(c[g] for c in ref_counts) for g in grams)
+    return bound
+
+
+def _check_clip(target: Target, corpus: Corpus) -> None:
+    out = target.corpus(*corpus)
+    if out.matches is None or out.totals is None:
+        return
+    for n, (m, t) in enumerate(zip(out.matches, out.totals, strict=True), start=1):
+        if not 0 <= m <= t:
+            _fail("INV-CLIP", f"order {n} needs 0 <= matches <= totals", matches=m, totals=t, corpus=corpus)
+        if m > _clip_bound(*corpus, n):
+            _fail("INV-CLIP", f"order {n} matches exceed the clipping bound", matches=m, bound=_clip_bound(*corpus, n), corpus=corpus)
+
+
+# --- INV-BP ----------------------------------------------------------------------------------
+
+
+@st.composite
+def _bp_pair(draw: st.DrawFn) -> tuple[list[str], int, int]:
+    """A reference and two candidate lengths c1 < c2 (candidates are prefixes of the reference, repeated)."""
+    reference = draw(sentences(min_size=1, max_size=10))
+    c1 = draw(st.integers(1, 2 * len(reference) + 2))
+    c2 = draw(st.integers(c1 + 1, 2 * len(reference) + 3))
+    return reference, c1, c2
+
+
+def _check_bp(target: Target, example: tuple[list[str], int, int]) -> None:
+    reference, c1, c2 = example
+    outs: list[Outcome] = []
+    for c in (c1, c2):
+        hyp = (reference * (c // len(reference) + 1))[:c]
+        out = target.corpus([hyp], [[reference]])
+        if out.brevity_penalty is None:
+            return
+        r = len(reference)
+        bp = out.brevity_penalty
+        if not 0.0 < bp <= 1.0:
+            _fail("INV-BP", "0 < BP <= 1 when c > 0", bp=bp, c=c, r=r)
+        if (bp == 1.0) != (c >= r):
+            _fail("INV-BP", "BP = 1 exactly when c >= r", bp=bp, c=c, r=r)
+        outs.append(out)
+    if (outs[0].brevity_penalty or 0.0) > (outs[1].brevity_penalty or 0.0):
+        _fail("INV-BP", "BP must not decrease as c grows", bp=[o.brevity_penalty for o in outs], c=(c1, c2))
+
+
+# --- order, duplication, renaming ------------------------------------------------------------
+
+
+@st.composite
+def _with_permutation(draw: st.DrawFn) -> tuple[Corpus, list[int]]:
+    corpus = draw(corpora())
+    return corpus, draw(st.permutations(range(len(corpus[0]))))
+
+
+def _check_segment_order(target: Target, example: tuple[Corpus, list[int]]) -> None:
+    (hyps, refs), order = example
+    a = target.corpus(hyps, refs).score
+    b = target.corpus([hyps[i] for i in order], [refs[i] for i in order]).score
+    if a != b:
+        _fail("INV-SEGMENT-ORDER", "permuting segments changed the score", before=a, after=b, order=order, corpus=(hyps, refs))
+
+
+@st.composite
+def _with_ref_permutations(draw: st.DrawFn) -> tuple[Corpus, list[list[int]]]:
+    hyps, refs = draw(corpora())
+    return (hyps, refs), [draw(st.permutations(range(len(rs)))) for rs in refs]
+
+
+def _check_ref_order(target: Target, example: tuple[Corpus, list[list[int]]]) -> None:
+    (hyps, refs), orders = example
+    permuted = [[rs[i] for i in order] for rs, order in zip(refs, orders, strict=True)]
+    a, b = target.corpus(hyps, refs).score, target.corpus(hyps, permuted).score
+    if a != b:
+        _fail("INV-REF-ORDER", "permuting references changed the score", before=a, after=b, corpus=(hyps, refs), permuted=permuted)
+
+
+@st.composite
+def _with_duplicate(draw: st.DrawFn) -> tuple[Corpus, int, int]:
+    hyps, refs = draw(corpora())
+    segment = draw(st.integers(0, len(hyps) - 1))
+    return (hyps, refs), segment, draw(st.integers(0, len(refs[segment]) - 1))
+
+
+def _check_ref_dup(target: Target, example: tuple[Corpus, int, int]) -> None:
+    (hyps, refs), segment, k = example
+    doubled = [list(rs) for rs in refs]
+    doubled[segment] = [*doubled[segment], refs[segment][k]]
+    a, b = target.corpus(hyps, refs).score, target.corpus(hyps, doubled).score
+    if a != b:
+        _fail("INV-REF-DUP", "duplicating a reference changed the score", before=a, after=b, segment=segment, corpus=(hyps, refs))
+
+
+def _check_additive(target: Target, corpus: Corpus) -> None:
+    hyps, refs = corpus
+    whole = target.corpus(hyps, refs)
+    if not whole.has_statistics:
+        return
+    parts = [target.corpus([h], [r]) for h, r in zip(hyps, refs, strict=True)]
+    summed = (
+        tuple(map(sum, zip(*(p.matches or () for p in parts), strict=True))),
+        tuple(map(sum, zip(*(p.totals or () for p in parts), strict=True))),
+        sum(p.hyp_len or 0 for p in parts),
+        sum(p.ref_len or 0 for p in parts),
+    )
+    got = (whole.matches, whole.totals, whole.hyp_len, whole.ref_len)
+    if got != summed:
+        _fail("INV-ADDITIVE", "corpus statistics are not the sum of segment statistics", corpus_stats=got, summed=summed, corpus=corpus)
+
+
+def _check_corpus_dup(target: Target, corpus: Corpus) -> None:
+    hyps, refs = corpus
+    a, b = target.corpus(hyps, refs).score, target.corpus(hyps * 2, refs * 2).score
+    if a != b:
+        _fail("INV-CORPUS-DUP", "doubling the corpus changed the score", before=a, after=b, corpus=corpus)
+
+
+def _check_empty_segment(target: Target, corpus: Corpus) -> None:
+    hyps, refs = corpus
+    a = target.corpus(hyps, refs).score
+    b = target.corpus([*hyps, []], [*refs, [[]]]).score
+    if a != b:
+        _fail("INV-EMPTY-SEGMENT", "a segment with empty candidate and reference changed the score", before=a, after=b, corpus=corpus)
+
+
+#: Vocabulary renamings: a bijection onto other strings, some differing only in case.
+_RENAMED = ("The", "the", "CAT", "ß", "ss", "mät", "Dog")
+
+
+@st.composite
+def _with_renaming(draw: st.DrawFn) -> tuple[Corpus, dict[str, str]]:
+    corpus = draw(corpora())
+    images = draw(st.permutations(_RENAMED))
+    return corpus, dict(zip(VOCABULARY, images, strict=True))
+
+
+def _check_rename(target: Target, example: tuple[Corpus, dict[str, str]]) -> None:
+    (hyps, refs), mapping = example
+    renamed_hyps = [[mapping[t] for t in h] for h in hyps]
+    renamed_refs = [[[mapping[t] for t in r] for r in rs] for rs in refs]
+    a, b = target.corpus(hyps, refs).score, target.corpus(renamed_hyps, renamed_refs).score
+    if a != b:
+        _fail("INV-RENAME", "renaming the vocabulary one-to-one changed the score", before=a, after=b, mapping=mapping, corpus=(hyps, refs))
+
+
+def _check_no_mutation(target: Target, corpus: Corpus) -> None:
+    hyps, refs = corpus
+    before = copy.deepcopy(corpus)
+    target.corpus(hyps, refs)
+    if (hyps, refs) != before:
+        _fail("INV-NO-MUTATION", "the target changed its input", before=before, after=(hyps, refs))
+
+
+def _check_sentence(target: Target, corpus: Corpus) -> None:
+    hyps, refs = corpus
+    sentence = target.sentence(hyps[0], refs[0])
+    if sentence is None:
+        return
+    one = target.corpus(hyps[:1], refs[:1]).score
+    if sentence.score != one:
+        _fail("INV-SENTENCE", "sentence BLEU differs from corpus BLEU of one segment", sentence=sentence.score, corpus_of_one=one, segment=(hyps[0], refs[0]))
+
+
+def _zero_order(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]], N: int) -> int | None:
+    """An order n <= N whose corpus matches are 0 while it has candidate n-grams, if any."""
+    for n in range(1, N + 1):
+        total = sum(max(0, len(h) - n + 1) for h in hyps)
+        if total and _clip_bound(hyps, refs, n) == 0:
+            return n
+    return None
+
+
+def _check_zero(target: Target, corpus: Corpus) -> None:
+    hyps, refs = corpus
+    n = _zero_order(hyps, refs, _max_order(target))
+    if n is None:
+        return
+    score = target.corpus(hyps, refs).score
+    if score != 0.0:
+        _fail("INV-ZERO", f"order {n} has no match, the unsmoothed score must be exactly 0", score=score, corpus=corpus)
+
+
+def _check_determinism(target: Target, corpus: Corpus) -> None:
+    first, second = target.corpus(*corpus), target.corpus(*corpus)
+    if first != second:
+        _fail("INV-DETERMINISM", "two calls on the same input differ", first=first, second=second, corpus=corpus)
+
+
+INVARIANTS: tuple[Invariant, ...] = (
+    Invariant("INV-RANGE", "0 <= score <= 1, exactly", frozenset(), corpora(), _check_range),
+    Invariant("INV-IDENTITY", "a hypothesis equal to one of its references, long enough for every order, scores exactly 1", frozenset(), _identical(), _check_identity),
+    Invariant("INV-CLIP", "0 <= m_n <= l_n, and m_n <= Σ_g max_R Count_R(g)", frozenset({"statistics"}), corpora(), _check_clip),
+    Invariant("INV-BP", "0 < BP <= 1 for c > 0; BP = 1 iff c >= r; BP non-decreasing in c", frozenset({"brevity_penalty"}), _bp_pair(), _check_bp),
+    Invariant("INV-SEGMENT-ORDER", "permuting segments leaves the corpus score unchanged", frozenset(), _with_permutation(), _check_segment_order),
+    Invariant("INV-REF-ORDER", "permuting a segment's references leaves the score unchanged", frozenset(), _with_ref_permutations(), _check_ref_order),
+    Invariant("INV-REF-DUP", "duplicating a reference leaves the score unchanged", frozenset(), _with_duplicate(), _check_ref_dup),
+    Invariant("INV-ADDITIVE", "corpus statistics equal the sum of segment statistics", frozenset({"statistics"}), corpora(), _check_additive),
+    Invariant("INV-CORPUS-DUP", "doubling the corpus leaves the score unchanged", frozenset(), corpora(), _check_corpus_dup),
+    Invariant("INV-EMPTY-SEGMENT", "a segment with empty candidate and empty reference leaves the score unchanged", frozenset(), corpora(), _check_empty_segment),
+    Invariant("INV-RENAME", "a one-to-one renaming of the vocabulary changes nothing", frozenset(), _with_renaming(), _check_rename),
+    Invariant("INV-NO-MUTATION", "inputs are unchanged after the call", frozenset(), corpora(), _check_no_mutation),
+    Invariant("INV-SENTENCE", "sentence BLEU equals corpus BLEU of a one-segment corpus", frozenset({"sentence"}), corpora(), _check_sentence),
+    Invariant("INV-ZERO", "with no smoothing, an order with zero matches gives exactly 0", frozenset(), corpora(), _check_zero),
+    Invariant("INV-DETERMINISM", "the same input gives the same output", frozenset(), corpora(), _check_determinism),
+)
+
+BY_ID = {inv.id: inv for inv in INVARIANTS}
