@@ -43,7 +43,9 @@ class Outcome:
 class Target(Protocol):
     """A BLEU implementation under test."""
 
-    name: str
+    @property
+    def name(self) -> str:
+        """A short name for reports."""
 
     def corpus(self, hypotheses: Hypotheses, references: References) -> Outcome:
         """Corpus BLEU of the hypotheses against their references."""
@@ -145,7 +147,7 @@ class SacrebleuTarget:
         return f"sacrebleu.{self.level}_score[{self.smooth_method}{value}{eff}]"
 
     def _metric(self) -> Any:
-        from sacrebleu.metrics import BLEU  # noqa: PLC0415 -- a peer is imported only when used
+        from sacrebleu.metrics.bleu import BLEU  # noqa: PLC0415 -- a peer is imported only when used
 
         logging.getLogger("sacrebleu").setLevel(logging.ERROR)
         return BLEU(

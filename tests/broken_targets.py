@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.targets import Hypotheses, Outcome, ReferenceTarget, References, Tokens
+from conformance.targets import Hypotheses, Outcome, References, ReferenceTarget, Tokens
 from reference_bleu import Statistics, corpus_bleu, score_statistics
 
 
@@ -44,7 +44,14 @@ class CountingTarget:
 
     def corpus(self, hypotheses: Hypotheses, references: References) -> Outcome:
         result = score_statistics([self._segment(h, r) for h, r in zip(hypotheses, references, strict=True)])
-        return Outcome(result.score, result.matches, result.totals, result.hyp_len, result.ref_len, result.brevity_penalty)
+        return Outcome(
+            result.score,
+            result.matches,
+            result.totals,
+            result.hyp_len,
+            result.ref_len,
+            result.brevity_penalty,
+        )
 
     def sentence(self, hypothesis: Tokens, references: Sequence[Tokens]) -> Outcome:
         return self.corpus([hypothesis], [references])

@@ -17,14 +17,15 @@ from pathlib import Path
 from types import FunctionType
 
 import reference_bleu
+from conformance.invariants import BY_ID
 from conformance.loader import load_vectors
 from reference_bleu.smoothing import SMOOTHING_METHODS
 
 SPEC = Path(__file__).resolve().parent.parent / "spec"
-HEADING = re.compile(r"^## ((?:BLEU|SMOOTH|EC|NUM|API|CLI|CONF)(?:-[A-Z0-9]+)*)\b", re.MULTILINE)
+HEADING = re.compile(r"^## ((?:BLEU|SMOOTH|EC|NUM|API|CLI|CONF|INV)(?:-[A-Z0-9]+)*)\b", re.MULTILINE)
 FORMULA = re.compile(r"^(BLEU|SMOOTH)-")
 DOC_ID = re.compile(r"^((?:BLEU|SMOOTH)(?:-[A-Z0-9]+)+)\. ")
-CITED = re.compile(r"\b(?:spec |\()((?:BLEU|SMOOTH|EC|NUM|API|CLI|CONF)(?:-[A-Z0-9]+)*)\b")
+CITED = re.compile(r"\b(?:spec |\()((?:BLEU|SMOOTH|EC|NUM|API|CLI|CONF|INV)(?:-[A-Z0-9]+)*)\b")
 
 
 def spec_sections() -> dict[str, str]:
@@ -105,3 +106,7 @@ def test_every_spec_id_cited_in_the_code_exists() -> None:
 
 def test_smoothing_registry_matches_the_spec() -> None:
     assert {m.spec_id for m in SMOOTHING_METHODS.values()} == {i for i in SECTIONS if i.startswith("SMOOTH-")}
+
+
+def test_every_invariant_has_a_section_and_every_section_an_invariant() -> None:
+    assert set(BY_ID) == {i for i in SECTIONS if i.startswith("INV-")}
