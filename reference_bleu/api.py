@@ -70,7 +70,8 @@ class BleuResult:
         return self.options.signature()
 
 
-def _score(segments: Sequence[Statistics], options: BleuOptions) -> BleuResult:
+def score_segments(segments: Sequence[Statistics], options: BleuOptions) -> BleuResult:
+    """Score segment statistics (with ``options.statistics_orders`` orders) under validated options."""
     total = corpus_statistics(segments, options.statistics_orders)
     last: list[Evaluation] = []
 
@@ -119,7 +120,7 @@ def corpus_bleu_with(options: BleuOptions, hypotheses: Any, references: Any) -> 
         segment_statistics(h, r, options.statistics_orders, options.ref_length)
         for h, r in zip(hyps, refs, strict=True)
     ]
-    return _score(segments, options)
+    return score_segments(segments, options)
 
 
 def sentence_bleu(hypothesis: Any, references: Any, **options: Any) -> BleuResult:
@@ -137,4 +138,4 @@ def score_statistics(segments: Sequence[Statistics], **options: Any) -> BleuResu
     The statistics must have ``statistics_orders`` orders for the options given.
     """
     opts = make_options(**options)
-    return _score(list(segments), opts)
+    return score_segments(list(segments), opts)

@@ -14,7 +14,7 @@ from contextlib import ExitStack
 from itertools import zip_longest
 from typing import Any, TextIO, get_args
 
-from reference_bleu.api import BleuResult, _score
+from reference_bleu.api import BleuResult, score_segments
 from reference_bleu.errors import BleuError
 from reference_bleu.explain import explain
 from reference_bleu.length import REF_LENGTH_RULES
@@ -178,7 +178,7 @@ def _run(argv: Sequence[str] | None) -> int:
     if args.command == "explain":
         print(explain(args.hypothesis.split(), [r.split() for r in args.references], options))
         return 0
-    result = _score(_segments(args.input, args.refs, options), options)
+    result = score_segments(_segments(args.input, args.refs, options), options)
     nrefs = len(args.refs)
     print(json.dumps(_as_json(result, nrefs), indent=2) if args.json else _render(result, nrefs))
     return 0

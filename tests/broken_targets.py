@@ -16,12 +16,22 @@ def _grams(tokens: Sequence[str], n: int) -> Counter[tuple[str, ...]]:
     return Counter(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
 
 
+class SentenceIsCorpusOfOne:
+    """Mixin: sentence BLEU is the corpus BLEU of one segment."""
+
+    def corpus(self, hypotheses: Hypotheses, references: References) -> Outcome:
+        raise NotImplementedError
+
+    def sentence(self, hypothesis: Tokens, references: Sequence[Tokens]) -> Outcome:
+        return self.corpus([hypothesis], [references])
+
+
 def _closest(c: int, lengths: list[int]) -> int:
     return min(lengths, key=lambda x: (abs(x - c), x))
 
 
 @dataclass(frozen=True)
-class CountingTarget:
+class CountingTarget(SentenceIsCorpusOfOne):
     """Counts like BLEU but with a pluggable clip; scored by the reference from its statistics."""
 
     name: str = "counting"
@@ -53,12 +63,9 @@ class CountingTarget:
             result.brevity_penalty,
         )
 
-    def sentence(self, hypothesis: Tokens, references: Sequence[Tokens]) -> Outcome:
-        return self.corpus([hypothesis], [references])
-
 
 @dataclass(frozen=True)
-class PercentTarget:
+class PercentTarget(SentenceIsCorpusOfOne):
     """Computes like sacrebleu in floats on a 0-100 scale, then divides by 100 (INV-RANGE)."""
 
     name: str = "percent-round-trip"
@@ -71,12 +78,9 @@ class PercentTarget:
         bp = 1.0 if r.hyp_len >= r.ref_len else math.exp(1 - r.ref_len / r.hyp_len)
         return Outcome(bp * math.exp(logs / 4) / 100)
 
-    def sentence(self, hypothesis: Tokens, references: Sequence[Tokens]) -> Outcome:
-        return self.corpus([hypothesis], [references])
-
 
 @dataclass(frozen=True)
-class UnclippedPenaltyTarget:
+class UnclippedPenaltyTarget(SentenceIsCorpusOfOne):
     """Applies exp(1 - r/c) even when c > r, so BP exceeds 1 (INV-BP)."""
 
     name: str = "bp-always-exp"
@@ -86,12 +90,9 @@ class UnclippedPenaltyTarget:
         bp = math.exp(1 - float(r.ref_len) / r.hyp_len) if r.hyp_len else 0.0
         return Outcome(r.score, r.matches, r.totals, r.hyp_len, r.ref_len, bp)
 
-    def sentence(self, hypothesis: Tokens, references: Sequence[Tokens]) -> Outcome:
-        return self.corpus([hypothesis], [references])
-
 
 @dataclass(frozen=True)
-class OffByOneTarget:
+class OffByOneTarget(SentenceIsCorpusOfOne):
     """Scores hypothesis i against the references of segment i - 1 (INV-SEGMENT-ORDER)."""
 
     name: str = "off-by-one"
@@ -100,12 +101,9 @@ class OffByOneTarget:
         shifted = [references[i - 1] for i in range(len(references))]
         return ReferenceTarget().corpus(hypotheses, shifted)
 
-    def sentence(self, hypothesis: Tokens, references: Sequence[Tokens]) -> Outcome:
-        return self.corpus([hypothesis], [references])
-
 
 @dataclass(frozen=True)
-class ConcatenatingTarget:
+class ConcatenatingTarget(SentenceIsCorpusOfOne):
     """Scores the corpus as one long sentence: n-grams cross segment boundaries (INV-ADDITIVE)."""
 
     name: str = "concatenating"
@@ -115,12 +113,9 @@ class ConcatenatingTarget:
         ref = [t for rs in references for t in rs[0]]
         return ReferenceTarget().corpus([hyp], [[ref]])
 
-    def sentence(self, hypothesis: Tokens, references: Sequence[Tokens]) -> Outcome:
-        return self.corpus([hypothesis], [references])
-
 
 @dataclass(frozen=True)
-class CaseFoldingTarget:
+class CaseFoldingTarget(SentenceIsCorpusOfOne):
     """Lower-cases tokens before counting (INV-RENAME: 'The' and 'the' become one token)."""
 
     name: str = "case-folding"
@@ -130,12 +125,9 @@ class CaseFoldingTarget:
         low_refs = [[[t.lower() for t in r] for r in rs] for rs in references]
         return ReferenceTarget().corpus(low, low_refs)
 
-    def sentence(self, hypothesis: Tokens, references: Sequence[Tokens]) -> Outcome:
-        return self.corpus([hypothesis], [references])
-
 
 @dataclass(frozen=True)
-class SortingTarget:
+class SortingTarget(SentenceIsCorpusOfOne):
     """Sorts each segment's references by length in place before scoring (INV-NO-MUTATION)."""
 
     name: str = "sorting-in-place"
@@ -144,9 +136,6 @@ class SortingTarget:
         for refs in references:
             refs.sort(key=len)  # type: ignore[attr-defined]
         return ReferenceTarget().corpus(hypotheses, references)
-
-    def sentence(self, hypothesis: Tokens, references: Sequence[Tokens]) -> Outcome:
-        return self.corpus([hypothesis], [references])
 
 
 @dataclass(frozen=True)
@@ -163,7 +152,7 @@ class SmoothedSentenceTarget:
 
 
 @dataclass
-class StatefulTarget:
+class StatefulTarget(SentenceIsCorpusOfOne):
     """Alternates between two smoothing values from call to call (INV-DETERMINISM)."""
 
     name: str = "stateful"
@@ -174,6 +163,3 @@ class StatefulTarget:
         epsilon = "1/10" if len(self.calls) % 2 else "1/5"
         options: dict[str, Any] = {"smoothing": "floor", "smoothing_value": epsilon}
         return ReferenceTarget(options).corpus(hypotheses, references)
-
-    def sentence(self, hypothesis: Tokens, references: Sequence[Tokens]) -> Outcome:
-        return self.corpus([hypothesis], [references])

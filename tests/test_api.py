@@ -83,7 +83,7 @@ def test_result_fields_are_consistent(corpus: Corpus) -> None:
     for p, m, t in zip(result.precisions, result.matches, result.totals, strict=True):
         assert p == (Fraction(m, t) if t else None)
     assert 0.0 <= result.brevity_penalty <= 1.0
-    assert result.brevity_penalty == (1.0 if result.hyp_len >= result.ref_len else result.brevity_penalty)
+    assert (result.brevity_penalty == 1.0) == (result.hyp_len >= result.ref_len)
 
 
 def test_result_exposes_the_contract_fields() -> None:
