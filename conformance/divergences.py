@@ -1,16 +1,13 @@
 """The divergence registry: every known way a peer's score differs from the reference (spec 10).
 
 An entry names the peer and version, says when it applies (a predicate on the peer's
-configuration and the exact statistics), and cites the evidence. A peer's *model* computes
-the peer's value from the exact statistics, in the peer's own float arithmetic, so every
-entry is tested: the model must reproduce the peer's output, and differ from the reference.
-A mismatch no entry explains fails the differential tests; an entry whose example no
-longer reproduces fails them too. ``python -m conformance.divergences --write`` regenerates
-``spec/10-divergences.md`` from the registry and the peers' actual outputs; the tests fail
-when that chapter is out of date.
-
-This first part covers sacrebleu (whose statistics equal the reference's exactly); nltk's
-entries are to come (see spec/07-history.md).
+configuration and the exact per-segment statistics), and cites the evidence. The peer's
+*model* (``conformance.models``) computes the peer's value from the exact statistics, in
+the peer's own arithmetic, so every entry is tested: on its minimal example the model must
+reproduce the peer's output and differ from the reference. A mismatch no applicable entry
+explains fails the differential tests; an entry whose example no longer reproduces fails
+them too. ``python -m conformance.divergences --write`` regenerates ``spec/10-divergences.md``
+from the registry and the peers' actual outputs; the tests fail when that chapter is out of date.
 """
 
 from __future__ import annotations
@@ -20,70 +17,21 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from conformance.targets import SacrebleuTarget
-from reference_bleu import Statistics, corpus_bleu
+from conformance.models import (
+    NLTK_VERSION,
+    SACREBLEU_VERSION,
+    Case,
+    Corpus,
+    PeerTarget,
+    PeerValue,
+    model,
+    reference_options,
+)
+from conformance.targets import NltkTarget, SacrebleuTarget
+from reference_bleu import corpus_bleu
 
-SACREBLEU_VERSION = "2.6.0"
 CHAPTER = Path(__file__).resolve().parent.parent / "spec" / "10-divergences.md"
-
-Corpus = tuple[list[list[str]], list[list[list[str]]]]
-
-
-def reference_options(target: SacrebleuTarget) -> dict[str, Any]:
-    """The reference configured to sacrebleu's conventions (closest, ties to the shorter, uniform)."""
-    options: dict[str, Any] = {
-        "max_order": target.max_ngram_order,
-        "smoothing": target.smooth_method,
-        "effective_order": target.effective_order,
-    }
-    if target.smooth_value is not None:
-        options["smoothing_value"] = str(target.smooth_value)
-    return options
-
-
-def reference_score(target: SacrebleuTarget, corpus: Corpus) -> tuple[float, Statistics]:
-    """The reference's score and exact statistics under ``target``'s conventions."""
-    result = corpus_bleu(*corpus, **reference_options(target))
-    return result.score, result.statistics
-
-
-def sacrebleu_model(target: SacrebleuTarget, stats: Statistics) -> float:
-    """sacrebleu's ``BLEU.compute_bleu`` (2.6.0) from the exact statistics, in binary64, on [0, 1]."""
-    correct, total = list(stats.matches), list(stats.totals)
-    sys_len, ref_len = stats.hyp_len, int(stats.ref_len)
-    smooth_value = (
-        target.smooth_value
-        if target.smooth_value is not None
-        else {"floor": 0.1, "add-k": 1}.get(target.smooth_method, 0)
-    )
-    bp = 1.0
-    if sys_len < ref_len:
-        bp = math.exp(1 - ref_len / sys_len) if sys_len > 0 else 0.0
-    if not any(correct):
-        return 0.0
-    order = target.max_ngram_order
-    precisions = [0.0] * order
-    smooth_mteval, eff_order = 1.0, order
-    for n in range(1, order + 1):
-        c, t = float(correct[n - 1]), float(total[n - 1])
-        if target.smooth_method == "add-k" and n > 1:
-            c, t = c + smooth_value, t + smooth_value
-        if t == 0:
-            break
-        if target.effective_order:
-            eff_order = n
-        if c == 0:
-            if target.smooth_method == "exp":
-                smooth_mteval *= 2
-                precisions[n - 1] = 100.0 / (smooth_mteval * t)
-            elif target.smooth_method == "floor":
-                precisions[n - 1] = 100.0 * smooth_value / t
-        else:
-            precisions[n - 1] = 100.0 * c / t
-    logs = [math.log(p) if p > 0 else -9999999999.0 for p in precisions[:eff_order]]
-    return bp * math.exp(sum(logs) / eff_order) / 100
 
 
 @dataclass(frozen=True)
@@ -96,22 +44,94 @@ class Divergence:
     title: str
     explanation: str
     evidence: str
-    applies: Callable[[SacrebleuTarget, Statistics], bool]
-    example_target: SacrebleuTarget
+    applies: Callable[[PeerTarget, Case], bool]
+    example_target: PeerTarget
     example: Corpus
 
 
-def _no_match_smoothed(target: SacrebleuTarget, stats: Statistics) -> bool:
-    return target.smooth_method != "none" and not any(stats.matches)
+# --- predicates: when an entry can make the peer differ ---------------------------------------
 
 
-def _add_k_absent_order(target: SacrebleuTarget, stats: Statistics) -> bool:
+def _sacrebleu_no_match_smoothed(target: PeerTarget, case: Case) -> bool:
+    if not isinstance(target, SacrebleuTarget):
+        return False
+    return target.smooth_method != "none" and not any(case.corpus(target.max_ngram_order).matches)
+
+
+def _sacrebleu_add_k_absent_order(target: PeerTarget, case: Case) -> bool:
+    if not isinstance(target, SacrebleuTarget) or target.smooth_method != "add-k":
+        return False
+    stats = case.corpus(target.max_ngram_order)
+    return any(stats.matches) and any(t == 0 for t in stats.totals[1:])
+
+
+def _nltk_weighted_orders(target: NltkTarget, case: Case) -> int:
+    """How many orders carry a weight in nltk: 4, or c when auto_reweigh and c < 4."""
+    c = case.corpus(4).hyp_len
+    return c if target.auto_reweigh and c < 4 else 4
+
+
+def _nltk_scoring(target: PeerTarget, case: Case, *methods: int) -> bool:
+    """nltk with one of ``methods`` (all when none given), past its early return (m_1 > 0)."""
     return (
-        target.smooth_method == "add-k"
-        and any(stats.matches)
-        and any(t == 0 for t in stats.totals[1 : target.max_ngram_order])
+        isinstance(target, NltkTarget)
+        and (not methods or target.method in methods)
+        and case.corpus(4).matches[0] > 0
     )
 
+
+def _nltk_short_segment(target: PeerTarget, case: Case) -> bool:
+    return _nltk_scoring(target, case) and any(0 in s.totals[:4] for s in case.segments)
+
+
+def _nltk_zero_order(target: PeerTarget, case: Case, *methods: int) -> bool:
+    if not (isinstance(target, NltkTarget) and _nltk_scoring(target, case, *methods)):
+        return False
+    matches = case.corpus(4).matches[: _nltk_weighted_orders(target, case)]
+    return 0 in matches
+
+
+def _nltk_sentinel(target: PeerTarget, case: Case) -> bool:
+    return _nltk_zero_order(target, case, 0)
+
+
+def _nltk_early_zero(target: PeerTarget, case: Case) -> bool:
+    if not isinstance(target, NltkTarget) or target.method == 0:
+        return False
+    stats = case.corpus(4)
+    return stats.matches[0] == 0 and stats.hyp_len > 0
+
+
+def _nltk_method_4(target: PeerTarget, case: Case) -> bool:
+    return _nltk_zero_order(target, case, 4, 7) and case.corpus(4).hyp_len > 1
+
+
+def _nltk_method_4_single_word(target: PeerTarget, case: Case) -> bool:
+    return _nltk_zero_order(target, case, 4) and case.corpus(4).hyp_len <= 1
+
+
+def _nltk_method_5(target: PeerTarget, case: Case) -> bool:
+    return _nltk_scoring(target, case, 5, 7)
+
+
+def _nltk_method_6_assert(target: PeerTarget, case: Case) -> bool:
+    return _nltk_scoring(target, case, 6) and case.corpus(4).matches[2] == 0
+
+
+def _nltk_method_6_last_hypothesis(target: PeerTarget, case: Case) -> bool:
+    if not _nltk_scoring(target, case, 6) or case.corpus(4).matches[2] == 0:
+        return False
+    return case.last.totals[2:4] != case.corpus(4).totals[2:4]
+
+
+def _nltk_auto_reweigh(target: PeerTarget, case: Case) -> bool:
+    if not (isinstance(target, NltkTarget) and target.auto_reweigh and _nltk_scoring(target, case)):
+        return False
+    present = sum(1 for t in case.corpus(4).totals if t > 0)
+    return _nltk_weighted_orders(target, case) != present
+
+
+_NLTK_SOURCE = "nltk/translate/bleu_score.py (3.10.4)"
 
 REGISTRY: tuple[Divergence, ...] = (
     Divergence(
@@ -128,7 +148,7 @@ REGISTRY: tuple[Divergence, ...] = (
             "sacrebleu/metrics/bleu.py, BLEU.compute_bleu: "
             "'# Early stop if there are no matches (#141)' (lines 257-259 in 2.6.0)"
         ),
-        applies=_no_match_smoothed,
+        applies=_sacrebleu_no_match_smoothed,
         example_target=SacrebleuTarget("floor"),
         example=([["a", "b", "c", "d"]], [[["e", "f", "g", "h"]]]),
     ),
@@ -147,13 +167,186 @@ REGISTRY: tuple[Divergence, ...] = (
             "sacrebleu/metrics/bleu.py, BLEU.compute_bleu: the add-k update precedes "
             "'if total[n - 1] == 0: break' (lines 264-269 in 2.6.0)"
         ),
-        applies=_add_k_absent_order,
+        applies=_sacrebleu_add_k_absent_order,
         example_target=SacrebleuTarget("add-k", effective_order=True),
         example=([["a", "b"]], [[["a", "c"]]]),
     ),
+    Divergence(
+        id="DIV-NLTK-001",
+        peer="nltk",
+        version=NLTK_VERSION,
+        title="a segment without n-grams of an order counts one in the denominator",
+        explanation=(
+            "modified_precision returns Fraction(m_n, max(1, l_n)), and corpus_bleu sums those "
+            "denominators, so every segment shorter than n adds 1 to the corpus l_n. The corpus "
+            "precision drops (here 1/2 instead of 1 at n = 4), and an order with no n-gram "
+            "anywhere is never undefined: it is a zero precision, smoothed by the method or "
+            "replaced by the sentinel of DIV-NLTK-002. The reference uses l_n (spec BLEU-PREC, "
+            "EC-003)."
+        ),
+        evidence=f"{_NLTK_SOURCE}, modified_precision: 'denominator = max(1, sum(counts.values()))'",
+        applies=_nltk_short_segment,
+        example_target=NltkTarget(0),
+        example=([["a", "b", "c", "d"], ["a"]], [[["a", "b", "c", "d"]], [["a"]]]),
+    ),
+    Divergence(
+        id="DIV-NLTK-002",
+        peer="nltk",
+        version=NLTK_VERSION,
+        title="without smoothing, a zero precision becomes sys.float_info.min",
+        explanation=(
+            "method0 replaces a precision with no match by sys.float_info.min (2.2e-308) and "
+            "warns, so the geometric mean is a tiny positive number (about 1e-78 per zero order "
+            "at weight 1/4) where the paper's limit, and the reference, give exactly 0 (spec "
+            "EC-002). Since PR #1844 (nltk 3.3); older releases dropped the order instead "
+            "(spec 07)."
+        ),
+        evidence=(
+            f"{_NLTK_SOURCE}, SmoothingFunction.method0: 'p_n_new.append(sys.float_info.min)'; "
+            "nltk issue #1838, PR #1844"
+        ),
+        applies=_nltk_sentinel,
+        example_target=NltkTarget(0),
+        example=([["a", "b", "c", "d"]], [[["a", "b", "d", "c"]]]),
+    ),
+    Divergence(
+        id="DIV-NLTK-003",
+        peer="nltk",
+        version=NLTK_VERSION,
+        title="no unigram match scores 0 before smoothing",
+        explanation=(
+            "corpus_bleu returns 0 when the corpus has no unigram match, before it calls the "
+            "smoothing function, so methods that smooth p_1 (1, 3, 4, 5, 7) never do; the "
+            "reference smooths and returns a positive score (spec EC-002, SMOOTH)."
+        ),
+        evidence=f"{_NLTK_SOURCE}, corpus_bleu: 'if p_numerators[1] == 0: return 0'",
+        applies=_nltk_early_zero,
+        example_target=NltkTarget(1),
+        example=([["a", "b", "c", "d"]], [[["e", "f", "g", "h"]]]),
+    ),
+    Divergence(
+        id="DIV-NLTK-004",
+        peer="nltk",
+        version=NLTK_VERSION,
+        title="method 4 divides by 2^k K / ln c instead of (K / ln c)^k",
+        explanation=(
+            "Chen and Cherry's method 4 multiplies invcnt by K / ln(T) at each zero order, so "
+            "the k-th zero order gets (ln T / K)^k / l_n (spec SMOOTH-CC4). nltk computes "
+            "1 / (2^k K / ln T) / l_n: method 3's 2^k kept and K / ln T applied once. Equal "
+            "at the first zero order only when ln T / K = 1/2; T is the corpus c in both."
+        ),
+        evidence=(
+            f"{_NLTK_SOURCE}, SmoothingFunction.method4: "
+            "'numerator = 1 / (2**incvnt * self.k / math.log(hyp_len))'"
+        ),
+        applies=_nltk_method_4,
+        example_target=NltkTarget(4),
+        example=([["a", "b", "c", "d"]], [[["a", "b", "d", "c"]]]),
+    ),
+    Divergence(
+        id="DIV-NLTK-005",
+        peer="nltk",
+        version=NLTK_VERSION,
+        title="method 4 leaves a zero precision at c = 1, and a zero is left out of the mean",
+        explanation=(
+            "method4 smooths only when hyp_len > 1 (ln 1 = 0), so with a one-word candidate the "
+            "zero precisions stay Fraction(0, d); corpus_bleu then sums w_n log p_n only over "
+            "p_n > 0, dropping them: the score is BP·p_1^(1/4). The reference takes the limit "
+            "of method 4 as ln T -> 0, a smoothed count of 0, and scores 0 (spec SMOOTH-CC4)."
+        ),
+        evidence=(
+            f"{_NLTK_SOURCE}, SmoothingFunction.method4: 'if p_i.numerator == 0 and hyp_len > 1'; "
+            "corpus_bleu: 'for w_i, p_i in zip(weight, p_n) if p_i > 0'"
+        ),
+        applies=_nltk_method_4_single_word,
+        example_target=NltkTarget(4),
+        example=([["a"]], [[["a"]]]),
+    ),
+    Divergence(
+        id="DIV-NLTK-006",
+        peer="nltk",
+        version=NLTK_VERSION,
+        title="method 5 averages precisions, and its p_5 is the last segment's",
+        explanation=(
+            "Chen and Cherry's method 5 averages match counts, m'_n = (m'_{n-1} + m_n + "
+            "m_{n+1}) / 3 with m'_0 = m_1 + 1, then divides by l_n (spec SMOOTH-CC5). nltk "
+            "applies the recurrence to the precisions themselves (p'_0 = p_1 + 1), at every "
+            "order, matched or not, and takes the neighbour of p_4 from modified_precision("
+            "references, hypothesis, 5) of the loop variables left by corpus_bleu: the last "
+            "segment's. A perfect match then scores above 1 (here 1.0106, against the "
+            "reference's 1). Method 7 inherits this."
+        ),
+        evidence=(
+            f"{_NLTK_SOURCE}, SmoothingFunction.method5: 'p_n_plus1 = p_n + "
+            "[modified_precision(references, hypothesis, 5)]', 'm[-1] = p_n[0] + 1'"
+        ),
+        applies=_nltk_method_5,
+        example_target=NltkTarget(5),
+        example=([["a", "b", "c", "d"]], [[["a", "b", "c", "d"]]]),
+    ),
+    Divergence(
+        id="DIV-NLTK-007",
+        peer="nltk",
+        version=NLTK_VERSION,
+        title="method 6 raises AssertionError without a trigram match",
+        explanation=(
+            "method6 begins with 'assert p_n[2]', which tests p_3 (its message says bigrams), "
+            "so a corpus without a trigram match raises AssertionError (and nothing under "
+            "python -O). The reference computes p_3 = α π_0 / (l_3 + α) > 0 (spec SMOOTH-CC6)."
+        ),
+        evidence=(
+            f"{_NLTK_SOURCE}, SmoothingFunction.method6: "
+            "'assert p_n[2], \"This smoothing method requires non-zero precision for bigrams.\"'"
+        ),
+        applies=_nltk_method_6_assert,
+        example_target=NltkTarget(6),
+        example=([["a", "b", "c", "d"]], [[["a", "b", "d", "c"]]]),
+    ),
+    Divergence(
+        id="DIV-NLTK-008",
+        peer="nltk",
+        version=NLTK_VERSION,
+        title="method 6 takes l_n from the last segment's hypothesis",
+        explanation=(
+            "method6 interpolates (m_n + α π_0) / (l + α) with m_n the corpus matches but l the "
+            "number of n-grams of the hypothesis left by corpus_bleu's loop, the last segment; "
+            "the reference uses the corpus l_n (spec SMOOTH-CC6). Precisions above 1 follow "
+            "(here p_3 = 10/7)."
+        ),
+        evidence=(
+            f"{_NLTK_SOURCE}, SmoothingFunction.method6: 'l = sum(1 for _ in ngrams(hypothesis, i + 1))'"
+        ),
+        applies=_nltk_method_6_last_hypothesis,
+        example_target=NltkTarget(6),
+        example=(
+            [["a", "b", "c", "d", "e"], ["a", "b", "c", "d"]],
+            [[["a", "b", "c", "d", "e"]], [["a", "b", "c", "d"]]],
+        ),
+    ),
+    Divergence(
+        id="DIV-NLTK-009",
+        peer="nltk",
+        version=NLTK_VERSION,
+        title="auto_reweigh uses the corpus length c, not the orders present",
+        explanation=(
+            "With auto_reweigh, corpus_bleu replaces the uniform weights by c weights of 1/c when "
+            "the total hypothesis length c < 4, and leaves them when c >= 4. For one sentence "
+            "that is effective order (spec BLEU-EFFECTIVE-ORDER); for a corpus of short segments "
+            "it keeps orders that no segment has (with DIV-NLTK-001's denominator) or drops "
+            "ones that some segment has. The reference's effective order keeps exactly the "
+            "orders with l_n > 0."
+        ),
+        evidence=(
+            f"{_NLTK_SOURCE}, corpus_bleu: 'if hyp_lengths < 4 and weight == (0.25, 0.25, 0.25, 0.25): "
+            "weight = (1 / hyp_lengths,) * hyp_lengths'"
+        ),
+        applies=_nltk_auto_reweigh,
+        example_target=NltkTarget(0, auto_reweigh=True),
+        example=([["a"], ["b"]], [[["a"]], [["b"]]]),
+    ),
 )
 
-#: The sacrebleu configurations the differential tests drive.
+#: The configurations the differential tests drive.
 SACREBLEU_CONFIGS: tuple[SacrebleuTarget, ...] = tuple(
     SacrebleuTarget(method, value, eff, level)
     for method, value in (
@@ -167,13 +360,22 @@ SACREBLEU_CONFIGS: tuple[SacrebleuTarget, ...] = tuple(
     for eff in (False, True)
     for level in ("corpus", "sentence")
 )
+NLTK_CONFIGS: tuple[NltkTarget, ...] = tuple(
+    NltkTarget(method, reweigh, level)
+    for method in range(8)
+    for reweigh in (False, True)
+    for level in ("corpus", "sentence")
+)
+PEER_CONFIGS: tuple[PeerTarget, ...] = SACREBLEU_CONFIGS + NLTK_CONFIGS
 
 #: Relative tolerance on scores: see tests/test_differential_statistics.py for the reasoning.
 REL_TOLERANCE = 1e-13
 
 
-def close(a: float, b: float) -> bool:
-    """Equal within the score tolerance (1e-13 relative, 1e-300 absolute for zeros)."""
+def close(a: PeerValue, b: PeerValue) -> bool:
+    """Equal within the score tolerance (1e-13 relative, 1e-300 absolute); errors by name."""
+    if isinstance(a, str) or isinstance(b, str):
+        return a == b
     return math.isclose(a, b, rel_tol=REL_TOLERANCE, abs_tol=1e-300)
 
 
@@ -183,9 +385,9 @@ class Verdict:
 
     agree: bool
     explained_by: tuple[str, ...]
-    peer: float
+    peer: PeerValue
     reference: float
-    model: float
+    model: PeerValue
 
     @property
     def ok(self) -> bool:
@@ -193,15 +395,23 @@ class Verdict:
         return self.agree or (bool(self.explained_by) and close(self.model, self.peer))
 
 
-def compare(target: SacrebleuTarget, corpus: Corpus) -> Verdict:
+def run_peer(target: PeerTarget, corpus: Corpus) -> PeerValue:
+    """The peer's score, or the name of the exception it raised (a peer may fail; that is data)."""
+    try:
+        return target.corpus(*corpus).score
+    except Exception as error:  # any failure of a peer is data: recorded and compared
+        return type(error).__name__
+
+
+def compare(target: PeerTarget, corpus: Corpus) -> Verdict:
     """Run the peer and the reference on ``corpus`` and explain any difference."""
     if target.level == "sentence":
         corpus = (corpus[0][:1], corpus[1][:1])
-    peer = target.corpus(*corpus).score
-    ours, stats = reference_score(target, corpus)
-    model = sacrebleu_model(target, stats)
-    applicable = tuple(d.id for d in REGISTRY if d.applies(target, stats))
-    return Verdict(close(peer, ours), applicable, peer, ours, model)
+    peer = run_peer(target, corpus)
+    ours = corpus_bleu(*corpus, **reference_options(target)).score
+    case = Case.of(corpus)
+    applicable = tuple(d.id for d in REGISTRY if d.applies(target, case))
+    return Verdict(close(peer, ours), applicable, peer, ours, model(target, case))
 
 
 def chapter() -> str:
