@@ -12,6 +12,8 @@ from typing import Any
 
 VECTOR_DIR = Path(__file__).parent / "vectors"
 SCHEMA_PATH = VECTOR_DIR / "schema.json"
+#: The ledger of every vector ID ever issued, and of the retired ones (IDs are never reused).
+LEDGER_PATH = Path(__file__).parent / "vector-ids.json"
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,12 @@ def load_file(path: Path) -> dict[str, Any]:
 def load_schema() -> dict[str, Any]:
     """The JSON Schema of a vector file."""
     return load_file(SCHEMA_PATH)
+
+
+def load_ledger() -> tuple[list[str], dict[str, str]]:
+    """The issued IDs, in order of issue, and the retired ones with the reason each was retired."""
+    data = load_file(LEDGER_PATH)
+    return list(data["issued"]), dict(data["retired"])
 
 
 def load_vectors() -> Iterator[Vector]:

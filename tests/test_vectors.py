@@ -11,7 +11,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from conformance.derivation import as_decimal_string
-from conformance.loader import Vector, load_file, load_schema, load_vectors, vector_files
+from conformance.loader import Vector, load_file, load_ledger, load_schema, load_vectors, vector_files
 from reference_bleu import BleuError, corpus_bleu
 
 VECTORS = list(load_vectors())
@@ -34,6 +34,19 @@ def test_vector_file_matches_the_schema_and_counts_its_tests(path: object) -> No
 def test_vector_ids_are_unique_across_files() -> None:
     counts = Counter(v.id for v in VECTORS)
     assert [i for i, k in counts.items() if k > 1] == []
+
+
+def test_vector_ids_are_never_reused_the_ledger_lists_every_one_ever_issued() -> None:
+    # A new vector gets a new ID, appended to conformance/vector-ids.json; a removed one is
+    # moved to "retired" there with its reason, and its ID is never given to another vector.
+    issued, retired = load_ledger()
+    assert len(issued) == len(set(issued)), "an ID was issued twice"
+    assert set(retired) <= set(issued), "a retired ID that was never issued"
+    current = {v.id for v in VECTORS}
+    assert not current & set(retired), f"retired IDs reused: {sorted(current & set(retired))}"
+    assert current - set(issued) == set(), "new vector IDs must be appended to the ledger"
+    assert set(issued) - set(retired) - current == set(), "a removed vector must be retired in the ledger"
+    assert all(reason.strip() for reason in retired.values()), "every retirement gives its reason"
 
 
 def test_there_are_vectors_of_every_group() -> None:
