@@ -29,6 +29,7 @@ from conformance.models import (
     reference_options,
 )
 from conformance.targets import NltkTarget, SacrebleuTarget
+from conformance.tokenization import TOKENIZER_REGISTRY, compare_tokens
 from reference_bleu import corpus_bleu
 
 CHAPTER = Path(__file__).resolve().parent.parent / "spec" / "10-divergences.md"
@@ -440,6 +441,21 @@ def chapter() -> str:
             f"- Minimal example: hypotheses `{hyps}`, references `{refs}`",
             f"- {d.peer} returns `{verdict.peer!r}`; the model gives `{verdict.model!r}`; "
             f"the reference gives `{verdict.reference!r}`",
+            "",
+        ]
+    lines += ["## Tokenization", ""]
+    for t in TOKENIZER_REGISTRY:
+        text, tokenize, lowercase = t.example
+        tokens = compare_tokens(text, tokenize, lowercase)
+        lines += [
+            f"### {t.id}",
+            "",
+            f"**{t.peer} {t.version}: {t.title}.** {t.explanation}",
+            "",
+            f"- Evidence: {t.evidence}",
+            f"- Minimal example: `{text!r}` with tokenizer `{tokenize}`, case folding `{lowercase}`",
+            f"- {t.peer} gives `{tokens.peer!r}`; the model gives `{tokens.model!r}`; "
+            f"the reference gives `{tokens.ours!r}`",
             "",
         ]
     return "\n".join(lines)

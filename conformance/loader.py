@@ -12,6 +12,8 @@ from typing import Any
 
 VECTOR_DIR = Path(__file__).parent / "vectors"
 SCHEMA_PATH = VECTOR_DIR / "schema.json"
+#: Tokenizer vectors: a line of text, a tokenizer and case folding, and the expected tokens.
+TOKENIZER_VECTORS_PATH = Path(__file__).parent / "tokenizer-vectors.json"
 #: The ledger of every vector ID ever issued, and of the retired ones (IDs are never reused).
 LEDGER_PATH = Path(__file__).parent / "vector-ids.json"
 
@@ -74,6 +76,12 @@ def load_ledger() -> tuple[list[str], dict[str, str]]:
     """The issued IDs, in order of issue, and the retired ones with the reason each was retired."""
     data = load_file(LEDGER_PATH)
     return list(data["issued"]), dict(data["retired"])
+
+
+def load_tokenizer_vectors() -> list[dict[str, Any]]:
+    """Every tokenizer vector (spec 11): id, spec_ids, description, tokenize, lowercase, text, tokens."""
+    tests: list[dict[str, Any]] = load_file(TOKENIZER_VECTORS_PATH)["tests"]
+    return tests
 
 
 def load_vectors() -> Iterator[Vector]:

@@ -76,3 +76,69 @@ def corpora(
     """A corpus: (hypotheses, references), one reference list per hypothesis."""
     pairs = draw(st.lists(segments(max_references, vocabulary), min_size=1, max_size=max_segments))
     return [h for h, _ in pairs], [r for _, r in pairs]
+
+
+#: Pieces of text that exercise every rule of the tokenizers (spec 11): ASCII punctuation
+#: and symbols, digits around "." "," "-", the SGML entities and <skipped> of 13a,
+#: apostrophes, non-ASCII punctuation, symbols and numbers, letters whose lower case is
+#: longer, combining marks, recently assigned symbols, and every kind of whitespace and
+#: control character.
+TEXT_PIECES = (
+    *"!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~",
+    *"0123456789",
+    "3.14",
+    "1,000",
+    "1990.",
+    "1-2",
+    "a-b",
+    "U.S.",
+    "isn't",
+    "&quot;",
+    "&amp;",
+    "&lt;",
+    "&gt;",
+    "&apos;",
+    "<skipped>",
+    "-\n",
+    "The",
+    "word",
+    "Straße",
+    "İ",
+    "ΣΑΣ",
+    "ﬁ",
+    "e\u0301",
+    "«",
+    "»",
+    "—",
+    "…",
+    "€",
+    "²",
+    "½",
+    "Ⅻ",
+    "٣",
+    "東京",
+    "。",
+    "、",
+    "\u00a0",
+    "\u2009",
+    "\u3000",
+    "\u200b",
+    "\u2028",
+    "\u0085",
+    "\x1c",
+    "\x1f",
+    "\t",
+    "\r",
+    "\x00",
+    "\x7f",
+    "\U0001fae8",  # symbols assigned in Unicode 15.0: unassigned to older databases
+    "\U0001f6dc",
+    " ",
+    " ",
+)
+
+
+def texts(max_pieces: int = 12) -> st.SearchStrategy[str]:
+    """A line of raw text made of :data:`TEXT_PIECES` and arbitrary characters (no surrogates)."""
+    piece = st.one_of(st.sampled_from(TEXT_PIECES), st.characters(exclude_categories=["Cs"]))
+    return st.lists(piece, max_size=max_pieces).map("".join)

@@ -1,7 +1,8 @@
-"""Command line: ``reference-bleu score`` and ``reference-bleu explain`` (spec CLI).
+"""Command line: ``reference-bleu score``, ``stats`` and ``explain`` (spec CLI, CLI-FILES).
 
 Exit codes: 0 done; 2 usage or input error (one line on stderr, never a traceback).
-Text is read as UTF-8, one segment per line, tokens split on whitespace (spec EC-010).
+Text is read as UTF-8, one segment per line, tokenized by ``--tokenize`` (spec TOK; by
+default split on whitespace) after optional case folding (``--lowercase``).
 """
 
 from __future__ import annotations
@@ -9,14 +10,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterator, Sequence
-from contextlib import ExitStack
-from itertools import zip_longest
-from typing import Any, TextIO, get_args
+from collections.abc import Callable, Sequence
+from typing import Any, get_args
 
 from reference_bleu.api import BleuResult, score_segments
 from reference_bleu.errors import BleuError
 from reference_bleu.explain import explain
+from reference_bleu.files import Counting, file_statistics, read_statistics, statistics_document
 from reference_bleu.length import REF_LENGTH_RULES
 from reference_bleu.options import (
     VERSION,
@@ -27,7 +27,8 @@ from reference_bleu.options import (
     make_options,
 )
 from reference_bleu.smoothing import SMOOTHING_METHODS
-from reference_bleu.statistics import Statistics, segment_statistics
+from reference_bleu.statistics import Statistics
+from reference_bleu.tokenizers import CASE_FOLDINGS, TOKENIZERS, tokenize_line
 
 EXIT_USAGE = 2
 
@@ -42,7 +43,7 @@ def _option_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--weights", "-w", nargs="+", default=None, metavar="W", help='w_1..w_N, e.g. "1/4" (uniform)'
     )
-    group.add_argument("--ref-length", choices=REF_LENGTH_RULES, default="closest", help="EC-001")
+    group.add_argument("--ref-length", choices=REF_LENGTH_RULES, default=None, help="EC-001 (closest)")
     group.add_argument("--smoothing", "-s", choices=tuple(SMOOTHING_METHODS), default="none", help="SMOOTH")
     group.add_argument("--smoothing-value", default=None, help="epsilon, k, K or alpha of the smoothing")
     group.add_argument("--effective-order", action="store_true", help="EC-003: drop orders with no n-grams")
@@ -54,9 +55,30 @@ def _option_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--unnormalized-weights", action="store_true", help="EC-007: weights as given")
 
 
-def _options(args: argparse.Namespace) -> BleuOptions:
+def _text_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("text (spec TOK)")
+    group.add_argument(
+        "--tokenize", "-tok", choices=TOKENIZERS, default="none", help="tokenizer (none: split on whitespace)"
+    )
+    group.add_argument(
+        "--lowercase",
+        "-lc",
+        nargs="?",
+        const="unicode",
+        default="none",
+        choices=CASE_FOLDINGS,
+        help="case folding: unicode (str.lower, sacrebleu's -lc; the default of the flag) or ascii (A-Z)",
+    )
+
+
+def _run_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--jobs", "-j", type=int, default=1, help="processes counting statistics (1)")
+    parser.add_argument("--quiet", "-q", action="store_true", help="no progress on standard error")
+
+
+def _options(args: argparse.Namespace, ref_length: str | None = None) -> BleuOptions:
     kwargs: dict[str, Any] = {
-        "ref_length": args.ref_length,
+        "ref_length": ref_length or args.ref_length or "closest",
         "smoothing": args.smoothing,
         "smoothing_value": args.smoothing_value,
         "effective_order": args.effective_order,
@@ -80,69 +102,67 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"reference-bleu {VERSION}")
     commands = parser.add_subparsers(dest="command", required=True)
 
-    score = commands.add_parser("score", help="score a hypothesis file against reference files")
-    score.add_argument("-r", "--refs", nargs="+", required=True, metavar="REF", help="reference files")
-    score.add_argument("-i", "--input", default="-", metavar="HYP", help="hypothesis file (default stdin)")
+    score = commands.add_parser("score", help="score hypothesis files (one system each) against references")
+    score.add_argument("-r", "--refs", nargs="+", metavar="REF", help="reference files, one per reference")
+    score.add_argument(
+        "-i", "--input", nargs="+", default=["-"], metavar="HYP", help="hypothesis files (default stdin)"
+    )
+    score.add_argument("--stats", nargs="+", metavar="JSON", help="score merged statistics files instead")
     score.add_argument("--json", action="store_true", help="print JSON")
+    _text_arguments(score)
+    _run_arguments(score)
     _option_arguments(score)
 
+    stats = commands.add_parser("stats", help="write the statistics of a hypothesis file as JSON")
+    stats.add_argument("-r", "--refs", nargs="+", required=True, metavar="REF", help="reference files")
+    stats.add_argument("-i", "--input", default="-", metavar="HYP", help="hypothesis file (default stdin)")
+    stats.add_argument("--orders", type=int, default=5, help="n-gram orders to count (5: enough for N=4)")
+    stats.add_argument("--ref-length", choices=REF_LENGTH_RULES, default="closest", help="EC-001")
+    _text_arguments(stats)
+    _run_arguments(stats)
+
     exp = commands.add_parser("explain", help="show the computation for one sentence, order by order")
-    exp.add_argument("hypothesis", help="the candidate, as text (split on whitespace)")
+    exp.add_argument("hypothesis", help="the candidate, as text")
     exp.add_argument("references", nargs="+", help="its references, as text")
+    _text_arguments(exp)
     _option_arguments(exp)
     return parser
 
 
-def _open(path: str, stack: ExitStack) -> TextIO:
-    if path == "-":
-        return sys.stdin
-    try:
-        return stack.enter_context(open(path, encoding="utf-8", errors="strict"))
-    except OSError as error:
-        raise CliError(f"cannot read {path}: {error.strerror or error}") from None
+def _progress(name: str, quiet: bool) -> Callable[[int], None] | None:
+    if quiet or not sys.stderr.isatty():
+        return None
+
+    def report(done: int) -> None:
+        print(f"\r{name}: {done} segments", end="", file=sys.stderr, flush=True)
+
+    return report
 
 
-def _lines(stream: TextIO, name: str) -> Iterator[list[str]]:
-    number = 0
-    try:
-        for number, line in enumerate(stream, start=1):  # noqa: B007
-            yield line.split()
-    except UnicodeDecodeError:
-        raise CliError(f"{name}: not valid UTF-8 (after line {number})") from None
-    except OSError as error:
-        raise CliError(f"cannot read {name}: {error.strerror or error}") from None
-
-
-def _segments(hyp_path: str, ref_paths: Sequence[str], options: BleuOptions) -> list[Statistics]:
-    """Read the files in step, one segment at a time; statistics are summed unless macro."""
-    kept: list[Statistics] = []
-    total = Statistics.zero(options.statistics_orders)
-    with ExitStack() as stack:
-        streams = [_lines(_open(hyp_path, stack), hyp_path)]
-        streams += [_lines(_open(p, stack), p) for p in ref_paths]
-        names = [hyp_path, *ref_paths]
-        line = 0
-        for line, row in enumerate(zip_longest(*streams), start=1):
-            if any(cell is None for cell in row):
-                short = [n for n, cell in zip(names, row, strict=True) if cell is None]
-                raise CliError(f"line counts differ: {', '.join(short)} end(s) at line {line - 1}")
-            hypothesis, *references = [cell for cell in row if cell is not None]
-            stats = segment_statistics(hypothesis, references, options.statistics_orders, options.ref_length)
-            if options.aggregation == "macro":
-                kept.append(stats)
-            else:
-                total = total + stats
-        if line == 0:
-            raise CliError(f"{hyp_path} is empty: BLEU needs at least one segment (spec EC-012)")
-    return kept if options.aggregation == "macro" else [total]
+def _count(
+    args: argparse.Namespace, hyp_path: str, counting: Counting, macro: bool
+) -> tuple[list[Statistics], int]:
+    report = _progress(hyp_path, args.quiet)
+    segments, count = file_statistics(
+        hyp_path, args.refs, counting, keep_segments=macro, jobs=args.jobs, progress=report
+    )
+    if report is not None:
+        print(file=sys.stderr)
+    return segments, count
 
 
 def _precision_text(result: BleuResult) -> str:
     return " ".join(f"{m}/{t}" for m, t in zip(result.matches, result.totals, strict=True))
 
 
-def _as_json(result: BleuResult, nrefs: int) -> dict[str, Any]:
+def _signature(nrefs: int, counting: Counting, result: BleuResult) -> str:
+    return f"nrefs:{nrefs if nrefs > 0 else 'var'}|{counting.signature()}|{result.signature}"
+
+
+def _as_json(result: BleuResult, signature: str, name: str, segments: int) -> dict[str, Any]:
     return {
+        "input": name,
+        "segments": segments,
         "score": result.score,
         "score_decimal": str(result.score_decimal),
         "precisions": [None if p is None else str(p) for p in result.precisions],
@@ -150,13 +170,12 @@ def _as_json(result: BleuResult, nrefs: int) -> dict[str, Any]:
         "brevity_penalty": result.brevity_penalty,
         "brevity_penalty_decimal": str(result.brevity_penalty_decimal),
         "ratio": None if result.ratio is None else str(result.ratio),
-        "nrefs": nrefs,
         **result.statistics.to_json(),
-        "signature": f"nrefs:{nrefs}|tok:whitespace|{result.signature}",
+        "signature": signature,
     }
 
 
-def _render(result: BleuResult, nrefs: int) -> str:
+def _render(result: BleuResult, signature: str) -> str:
     ratio = "undefined" if result.ratio is None else f"{float(result.ratio):.6f}"
     p = "  ".join(
         f"p_{n}={'undef' if x is None else f'{float(x):.6f}'}" for n, x in enumerate(result.precisions, 1)
@@ -167,21 +186,88 @@ def _render(result: BleuResult, nrefs: int) -> str:
             f"  {p}",
             f"  matches/totals = {_precision_text(result)}",
             f"  BP = {result.brevity_penalty!r}  ratio = {ratio}  c = {result.hyp_len}  r = {result.ref_len}",
-            f"  signature: nrefs:{nrefs}|tok:whitespace|{result.signature}",
+            f"  signature: {signature}",
         ]
     )
 
 
+def _table(rows: Sequence[tuple[str, BleuResult]], signature: str) -> str:
+    """One line per system: BLEU (x100, as papers print it, and exact on [0, 1]), p_n, BP, c, r."""
+    order = len(rows[0][1].precisions)
+    header = ["system", "BLEU", *(f"p_{n}" for n in range(1, order + 1)), "BP", "ratio", "c", "r", "score"]
+    lines = []
+    for name, result in rows:
+        ratio = "-" if result.ratio is None else f"{float(result.ratio):.4f}"
+        p = ["undef" if x is None else f"{100 * float(x):.2f}" for x in result.precisions]
+        cells = [name, f"{100 * result.score:.2f}", *p, f"{result.brevity_penalty:.4f}", ratio]
+        lines.append([*cells, str(result.hyp_len), str(result.ref_len), repr(result.score)])
+    widths = [max(len(str(r[k])) for r in [header, *lines]) for k in range(len(header))]
+    text = [
+        "  ".join(
+            str(c).ljust(w) if k == 0 else str(c).rjust(w)
+            for k, (c, w) in enumerate(zip(r, widths, strict=True))
+        )
+        for r in [header, *lines]
+    ]
+    return "\n".join([*text, f"signature: {signature}"])
+
+
+def _score(args: argparse.Namespace) -> int:
+    if args.stats:
+        if args.refs:
+            raise CliError("give either --stats or -r/--refs, not both")
+        merged, counting, nrefs, count = read_statistics(args.stats)
+        if args.ref_length not in (None, counting.ref_length):
+            raise CliError(f"the statistics were counted with --ref-length {counting.ref_length}")
+        options = _options(args, counting.ref_length)
+        if options.aggregation == "macro":
+            raise CliError("macro aggregation needs each segment's statistics, not merged ones (spec EC-009)")
+        if counting.orders < options.statistics_orders:
+            raise CliError(
+                f"the statistics have {counting.orders} orders; "
+                f"these options need {options.statistics_orders}"
+            )
+        systems = [(",".join(args.stats), [merged.truncated(options.statistics_orders)], count)]
+    else:
+        if not args.refs:
+            raise CliError("the following arguments are required: -r/--refs (or --stats)")
+        options = _options(args)
+        counting = Counting(options.statistics_orders, options.ref_length, args.tokenize, args.lowercase)
+        nrefs = len(args.refs)
+        systems = []
+        for hyp_path in args.input:
+            segments, count = _count(args, hyp_path, counting, options.aggregation == "macro")
+            systems.append((hyp_path, segments, count))
+    results = [(name, score_segments(segments, options), count) for name, segments, count in systems]
+    signature = _signature(nrefs, counting, results[0][1])
+    if args.json:
+        documents = [_as_json(result, signature, name, count) for name, result, count in results]
+        print(json.dumps(documents[0] if len(documents) == 1 else documents, indent=2))
+    elif len(results) == 1:
+        print(_render(results[0][1], signature))
+    else:
+        print(_table([(name, result) for name, result, _ in results], signature))
+    return 0
+
+
+def _stats(args: argparse.Namespace) -> int:
+    counting = Counting(args.orders, args.ref_length, args.tokenize, args.lowercase)
+    segments, count = _count(args, args.input, counting, macro=False)
+    print(json.dumps(statistics_document(segments[0], counting, len(args.refs), count), indent=2))
+    return 0
+
+
 def _run(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
-    options = _options(args)
     if args.command == "explain":
-        print(explain(args.hypothesis.split(), [r.split() for r in args.references], options))
+        options = _options(args)
+        hypothesis = tokenize_line(args.hypothesis, args.tokenize, args.lowercase)
+        references = [tokenize_line(r, args.tokenize, args.lowercase) for r in args.references]
+        print(explain(hypothesis, references, options))
         return 0
-    result = score_segments(_segments(args.input, args.refs, options), options)
-    nrefs = len(args.refs)
-    print(json.dumps(_as_json(result, nrefs), indent=2) if args.json else _render(result, nrefs))
-    return 0
+    if args.command == "stats":
+        return _stats(args)
+    return _score(args)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

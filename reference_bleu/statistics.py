@@ -78,6 +78,24 @@ class Statistics:
             "ref_len": ref_len,
         }
 
+    @classmethod
+    def from_json(cls, data: Any) -> Statistics:
+        """The inverse of :meth:`to_json`; anything else is a BleuInputError (spec BLEU-STATS).
+
+        >>> Statistics.from_json({"matches": [1], "totals": [2], "hyp_len": 2, "ref_len": "5/2"})
+        Statistics(matches=(1,), totals=(2,), hyp_len=2, ref_len=Fraction(5, 2))
+        """
+        try:
+            matches, totals = tuple(data["matches"]), tuple(data["totals"])
+            hyp_len, ref_len = data["hyp_len"], data["ref_len"]
+            numbers = [*matches, *totals, hyp_len] + ([ref_len] if isinstance(ref_len, int) else [])
+            if any(type(x) is not int for x in numbers):
+                raise TypeError("counts must be integers")
+            length: Length = ref_len if isinstance(ref_len, int) else Fraction(str(ref_len))
+        except (KeyError, TypeError, ValueError) as error:
+            raise BleuInputError("BLEU-STATS", f"not a statistics object: {error}") from None
+        return cls(matches, totals, hyp_len, _normal(length))
+
 
 def _normal(length: Length) -> Length:
     """An integral Fraction becomes an int, so ``ref_len`` is an int whenever it can be."""

@@ -40,7 +40,7 @@ def test_score_prints_the_papers_corpus_bleu(
     assert "BLEU = 0.3043537261305561" in out  # the paper's example 1 as a corpus (PAPER.md)
     assert "25/32 11/30 7/28 4/26" in out
     assert "c = 32  r = 34" in out
-    assert "nrefs:3|tok:whitespace|N:4|w:uniform|r:closest|smooth:none" in out
+    assert "nrefs:3|case:mixed|tok:none|N:4|w:uniform|r:closest|smooth:none" in out
 
 
 def test_score_json(paper_files: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:

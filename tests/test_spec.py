@@ -1,6 +1,6 @@
 """The spec, the code and the vectors name the same things (spec README: stable IDs).
 
-Every formula ID (BLEU-*, SMOOTH-*) heads one spec section, opens the docstring of exactly
+Every formula ID (BLEU-*, SMOOTH-*, TOK-*) heads one spec section, opens the docstring of exactly
 one function of ``reference_bleu``, and names that function under "Implemented by"; every
 formula and edge-case ID is exercised by a vector; every ID a vector, a docstring or an
 error message cites exists in the spec.
@@ -18,14 +18,14 @@ from types import FunctionType
 
 import reference_bleu
 from conformance.invariants import BY_ID
-from conformance.loader import load_vectors
+from conformance.loader import load_tokenizer_vectors, load_vectors
 from reference_bleu.smoothing import SMOOTHING_METHODS
 
 SPEC = Path(__file__).resolve().parent.parent / "spec"
-HEADING = re.compile(r"^## ((?:BLEU|SMOOTH|EC|NUM|API|CLI|CONF|INV)(?:-[A-Z0-9]+)*)\b", re.MULTILINE)
-FORMULA = re.compile(r"^(BLEU|SMOOTH)-")
-DOC_ID = re.compile(r"^((?:BLEU|SMOOTH)(?:-[A-Z0-9]+)+)\. ")
-CITED = re.compile(r"\b(?:spec |\()((?:BLEU|SMOOTH|EC|NUM|API|CLI|CONF|INV)(?:-[A-Z0-9]+)*)\b")
+HEADING = re.compile(r"^## ((?:BLEU|SMOOTH|TOK|EC|NUM|API|CLI|CONF|INV)(?:-[A-Z0-9]+)*)\b", re.MULTILINE)
+FORMULA = re.compile(r"^(BLEU|SMOOTH|TOK)-")
+DOC_ID = re.compile(r"^((?:BLEU|SMOOTH|TOK)(?:-[A-Z0-9]+)+)\. ")
+CITED = re.compile(r"\b(?:spec |\()((?:BLEU|SMOOTH|TOK|EC|NUM|API|CLI|CONF|INV)(?:-[A-Z0-9]+)*)\b")
 
 
 def spec_sections() -> dict[str, str]:
@@ -58,6 +58,7 @@ def formula_functions() -> dict[str, list[str]]:
 SECTIONS = spec_sections()
 FUNCTIONS = formula_functions()
 VECTOR_IDS = {ident for v in load_vectors() for ident in v.data["spec_ids"]}
+VECTOR_IDS |= {ident for t in load_tokenizer_vectors() for ident in t["spec_ids"]}
 
 
 def test_every_formula_id_has_exactly_one_function_named_in_its_section() -> None:
@@ -83,6 +84,7 @@ def test_vectors_cite_only_ids_of_the_spec() -> None:
 
 def test_vectors_listed_in_a_section_exist_and_carry_its_id() -> None:
     vectors = {v.id: set(v.data["spec_ids"]) for v in load_vectors()}
+    vectors |= {t["id"]: set(t["spec_ids"]) for t in load_tokenizer_vectors()}
     for ident, text in SECTIONS.items():
         line = next((ln for ln in text.splitlines() if ln.startswith("- **Vectors**")), "")
         for vector_id in re.findall(r"\b[a-z0-9]+(?:-[a-z0-9]+)*-\d{3}\b", line):

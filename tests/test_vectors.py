@@ -11,7 +11,16 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from conformance.derivation import as_decimal_string
-from conformance.loader import Vector, load_file, load_ledger, load_schema, load_vectors, vector_files
+from conformance.loader import (
+    TOKENIZER_VECTORS_PATH,
+    Vector,
+    load_file,
+    load_ledger,
+    load_schema,
+    load_tokenizer_vectors,
+    load_vectors,
+    vector_files,
+)
 from reference_bleu import BleuError, corpus_bleu
 
 VECTORS = list(load_vectors())
@@ -42,11 +51,22 @@ def test_vector_ids_are_never_reused_the_ledger_lists_every_one_ever_issued() ->
     issued, retired = load_ledger()
     assert len(issued) == len(set(issued)), "an ID was issued twice"
     assert set(retired) <= set(issued), "a retired ID that was never issued"
-    current = {v.id for v in VECTORS}
+    current = {v.id for v in VECTORS} | {t["id"] for t in load_tokenizer_vectors()}
     assert not current & set(retired), f"retired IDs reused: {sorted(current & set(retired))}"
     assert current - set(issued) == set(), "new vector IDs must be appended to the ledger"
     assert set(issued) - set(retired) - current == set(), "a removed vector must be retired in the ledger"
     assert all(reason.strip() for reason in retired.values()), "every retirement gives its reason"
+
+
+def test_tokenizer_vectors_are_well_formed() -> None:
+    data = load_file(TOKENIZER_VECTORS_PATH)
+    tests = data["tests"]
+    assert data["number_of_tests"] == len(tests)
+    keys = {"id", "spec_ids", "description", "tokenize", "lowercase", "text", "tokens"}
+    for test in tests:
+        assert set(test) == keys, test["id"]
+        assert all(isinstance(t, str) and t and not any(c.isspace() for c in t) for t in test["tokens"])
+    assert len({t["id"] for t in tests}) == len(tests)
 
 
 def test_there_are_vectors_of_every_group() -> None:

@@ -1,0 +1,173 @@
+"""Time the reference against sacrebleu, nltk and bleuscore on the same real test set, side by side.
+
+Usage (from the project root, ../shared/data beside it; peers from ``pip install -e '.[peers]'``)::
+
+    python benchmarks/bench.py                 # sizes 1x, 10x, 100x of WMT17 en-de (3,004 segments)
+    python benchmarks/bench.py --sizes 1 10    # a quicker run
+    python benchmarks/bench.py --million       # also: `reference-bleu score` on 1,000,000 lines
+
+Each measurement runs in a fresh process, which reports its wall time and its peak resident
+memory (``ru_maxrss``). Every tool gets the same detokenized lines and computes corpus BLEU
+from text: the reference and sacrebleu with their 13a tokenizers, bleuscore with its own
+13a, nltk on the reference's 13a tokens (nltk has no 13a; tokenizing is not in its time).
+The corpora 10x and 100x larger repeat the WMT17 lines. "refs" is the number of references
+per segment: the reference translation, plus other systems' outputs as extra references.
+Nothing here is asserted: the numbers are reported (spec: performance is measured).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import cast
+
+ROOT = Path(__file__).resolve().parent.parent
+WMT17 = ROOT.parent / "shared" / "data" / "wmt17-en-de"
+TOOLS = ("reference", "reference-j2", "sacrebleu", "bleuscore", "nltk")
+
+
+def read(path: Path) -> list[str]:
+    """Lines of ``path`` split at "\\n" only."""
+    text = path.read_text(encoding="utf-8")
+    return text[:-1].split("\n") if text.endswith("\n") else text.split("\n")
+
+
+def corpus(size: int, refs: int) -> tuple[list[str], list[list[str]]]:
+    """WMT17 en-de repeated ``size`` times: hypotheses, and ``refs`` reference streams."""
+    systems = sorted(WMT17.glob("hyp.*.de"))
+    hyps = read(systems[0]) * size
+    streams = [read(WMT17 / "ref.de") * size] + [read(s) * size for s in systems[1:refs]]
+    return hyps, streams
+
+
+def run_tool(tool: str, size: int, refs: int) -> dict[str, float]:
+    """Score once with ``tool``; returns seconds and the score (this runs in a child process)."""
+    hyps, streams = corpus(size, refs)
+    if tool == "nltk":  # nltk has no 13a: give it the reference's tokens, outside its time
+        from nltk.translate.bleu_score import corpus_bleu  # noqa: PLC0415
+
+        from reference_bleu.tokenizers import tokenize_line  # noqa: PLC0415
+
+        tok_hyps = [tokenize_line(h, "13a") for h in hyps]
+        tok_refs = [[tokenize_line(r, "13a") for r in rs] for rs in zip(*streams, strict=True)]
+        start = time.perf_counter()
+        score = cast(float, corpus_bleu(tok_refs, tok_hyps))  # one weight vector: one float
+    elif tool == "sacrebleu":
+        from sacrebleu.metrics.bleu import BLEU  # noqa: PLC0415
+
+        start = time.perf_counter()
+        score = BLEU(tokenize="13a", smooth_method="none", force=True).corpus_score(hyps, streams).score / 100
+    elif tool == "bleuscore":
+        import bleuscore  # noqa: PLC0415
+
+        start = time.perf_counter()
+        per_segment = [list(r) for r in zip(*streams, strict=True)]
+        score = cast(float, bleuscore.compute(per_segment, hyps, 4, False)["bleu"])
+    else:
+        start = time.perf_counter()
+        score = _reference(hyps, streams, jobs=2 if tool.endswith("j2") else 1)
+    return {"seconds": time.perf_counter() - start, "score": float(score)}
+
+
+def _reference(hyps: list[str], streams: list[list[str]], jobs: int) -> float:
+    """The reference from text, as ``reference-bleu score -tok 13a`` does it (files written first)."""
+    from reference_bleu.api import score_segments  # noqa: PLC0415
+    from reference_bleu.files import Counting, file_statistics  # noqa: PLC0415
+    from reference_bleu.options import make_options  # noqa: PLC0415
+
+    with tempfile.TemporaryDirectory() as folder:
+        paths = []
+        for k, lines in enumerate([hyps, *streams]):
+            path = Path(folder) / f"f{k}"
+            path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+            paths.append(str(path))
+        segments, _ = file_statistics(paths[0], paths[1:], Counting(4, "closest", "13a"), jobs=jobs)
+    return score_segments(segments, make_options()).score
+
+
+def measure(tool: str, size: int, refs: int) -> dict[str, float]:
+    """Run one measurement in a fresh process; add its peak memory in MB."""
+    out = subprocess.run(  # noqa: S603 -- our own interpreter and script, no shell
+        [sys.executable, __file__, "--one", tool, str(size), str(refs)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return dict(json.loads(out.strip().splitlines()[-1]))
+
+
+def million() -> dict[str, float]:
+    """Peak memory and time of ``reference-bleu score`` (streamed) on a generated 1,000,000-line set."""
+    lines = read(WMT17 / "ref.de")
+    hyp_lines = read(sorted(WMT17.glob("hyp.*.de"))[0])
+    with tempfile.TemporaryDirectory() as folder:
+        hyp, ref = Path(folder) / "hyp", Path(folder) / "ref"
+        with hyp.open("w", encoding="utf-8") as h, ref.open("w", encoding="utf-8") as r:
+            for k in range(1_000_000):
+                h.write(hyp_lines[k % len(hyp_lines)] + "\n")
+                r.write(lines[k % len(lines)] + "\n")
+        start = time.perf_counter()
+        command = [
+            sys.executable,
+            "-m",
+            "reference_bleu",
+            "score",
+            "-q",
+            "-tok",
+            "13a",
+            "-i",
+            str(hyp),
+            "-r",
+            str(ref),
+        ]
+        subprocess.run(command, check=True, capture_output=True)  # noqa: S603
+        seconds = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return {"seconds": seconds, "peak_mb": peak}
+
+
+def main(argv: list[str]) -> int:
+    """Print a Markdown table of times, ratios to the reference and peak memory."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", nargs="+", type=int, default=[1, 10, 100])
+    parser.add_argument("--refs", nargs="+", type=int, default=[1, 4])
+    parser.add_argument("--tools", nargs="+", default=list(TOOLS), choices=TOOLS)
+    parser.add_argument("--million", action="store_true")
+    parser.add_argument("--one", nargs=3, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.one:
+        tool, size, refs = args.one
+        result = run_tool(tool, int(size), int(refs))
+        result["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(json.dumps(result))
+        return 0
+    segments = len(read(WMT17 / "ref.de"))
+    print(f"Python {platform.python_version()} on {platform.machine()}, WMT17 en-de ({segments} segments)\n")
+    print("| segments | refs | tool | seconds | time / reference | peak MB | BLEU |")
+    print("|---:|---:|---|---:|---:|---:|---:|")
+    for size in args.sizes:
+        for refs in args.refs:
+            rows = {tool: measure(tool, size, refs) for tool in args.tools}
+            base = rows.get("reference", next(iter(rows.values())))["seconds"]
+            for tool, row in rows.items():
+                print(
+                    f"| {segments * size:,} | {refs} | {tool} | {row['seconds']:.2f} "
+                    f"| {row['seconds'] / base:.2f} "
+                    f"| {row['peak_mb']:.0f} | {100 * row['score']:.4f} |",
+                    flush=True,
+                )
+    if args.million:
+        row = million()
+        print(f"\n1,000,000 lines, 13a, streamed: {row['seconds']:.1f} s, peak {row['peak_mb']:.0f} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,220 @@
+"""Scoring files: parallel text files streamed segment by segment (spec CLI-FILES).
+
+A hypothesis file and its reference files are read in step, one line a segment (lines end
+at "\\n" only, as in sacrebleu; a "\\r" before it is trailing whitespace), as strict UTF-8,
+in chunks; each chunk's statistics are computed (optionally on several processes) and
+summed, so memory stays flat however long the files are. Statistics can be saved as JSON
+and merged later: the sum is exact, so merging gives exactly the score of one run.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import ExitStack
+from dataclasses import dataclass
+from itertools import islice, zip_longest
+from pathlib import Path
+from typing import Any, TextIO
+
+from reference_bleu.errors import BleuInputError
+from reference_bleu.length import REF_LENGTH_RULES, RefLengthRule
+from reference_bleu.statistics import Statistics, corpus_statistics, segment_statistics
+from reference_bleu.tokenizers import check_case_folding, tokenize_line, tokenizer
+
+#: Segments per chunk handed to a worker.
+CHUNK_SIZE = 2000
+STATS_FORMAT = "reference-bleu-statistics"
+STATS_FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Counting:
+    """Everything that decides the statistics of a file: orders, r rule, tokenizer, case folding."""
+
+    orders: int
+    ref_length: RefLengthRule = "closest"
+    tokenize: str = "none"
+    lowercase: str = "none"
+
+    def __post_init__(self) -> None:
+        tokenizer(self.tokenize)
+        check_case_folding(self.lowercase)
+        if self.ref_length not in REF_LENGTH_RULES:
+            raise BleuInputError("EC-001", f"unknown reference length rule {self.ref_length!r}")
+
+    def signature(self) -> str:
+        """``case:mixed|tok:13a`` and so on: the text options that change the number."""
+        case = {"none": "mixed", "unicode": "lc", "ascii": "lc-ascii"}[self.lowercase]
+        return f"case:{case}|tok:{self.tokenize}"
+
+
+def open_text(path: str, stack: ExitStack) -> TextIO:
+    """``path`` (or standard input for "-") as strict UTF-8 with "\\n"-only line ends."""
+    if path == "-":
+        buffer = getattr(sys.stdin, "buffer", None)
+        if buffer is None:  # standard input replaced by a text stream (as in tests)
+            return sys.stdin
+        wrapper = io.TextIOWrapper(buffer, encoding="utf-8", errors="strict", newline="\n")
+        stack.callback(wrapper.detach)  # leave sys.stdin's buffer open
+        return wrapper
+    try:
+        return stack.enter_context(open(path, encoding="utf-8", errors="strict", newline="\n"))
+    except OSError as error:
+        raise BleuInputError("CLI-FILES", f"cannot read {path}: {error.strerror or error}") from None
+
+
+def _lines(stream: TextIO, name: str) -> Iterator[str]:
+    number = 0
+    try:
+        for number, line in enumerate(stream, start=1):  # noqa: B007
+            yield line
+    except UnicodeDecodeError:
+        raise BleuInputError("CLI-FILES", f"{name}: not valid UTF-8 (after line {number})") from None
+    except OSError as error:
+        raise BleuInputError("CLI-FILES", f"cannot read {name}: {error.strerror or error}") from None
+
+
+def parallel_lines(hyp_path: str, ref_paths: Sequence[str], stack: ExitStack) -> Iterator[tuple[str, ...]]:
+    """Rows (hypothesis line, reference lines...) of the files read in step; unequal lengths are an error."""
+    names = [hyp_path, *ref_paths]
+    streams = [_lines(open_text(name, stack), name) for name in names]
+    number = 0
+    for number, row in enumerate(zip_longest(*streams), start=1):
+        if any(cell is None for cell in row):
+            short = [n for n, cell in zip(names, row, strict=True) if cell is None]
+            raise BleuInputError(
+                "CLI-FILES", f"line counts differ: {', '.join(short)} end(s) at line {number - 1}"
+            )
+        yield tuple(cell for cell in row if cell is not None)
+    if number == 0:
+        raise BleuInputError("EC-012", f"{hyp_path} is empty: BLEU needs at least one segment")
+
+
+Chunk = tuple[list[Statistics], int]
+
+
+def chunk_statistics(rows: Sequence[tuple[str, ...]], counting: Counting, keep: bool) -> Chunk:
+    """The statistics of a chunk of rows (their sum, or each segment's when ``keep``) and its size."""
+    segments = []
+    for hypothesis, *references in rows:
+        tokens = tokenize_line(hypothesis, counting.tokenize, counting.lowercase)
+        refs = [tokenize_line(r, counting.tokenize, counting.lowercase) for r in references]
+        segments.append(segment_statistics(tokens, refs, counting.orders, counting.ref_length))
+    return (segments if keep else [corpus_statistics(segments, counting.orders)]), len(rows)
+
+
+def _chunks(rows: Iterable[tuple[str, ...]]) -> Iterator[list[tuple[str, ...]]]:
+    iterator = iter(rows)
+    while chunk := list(islice(iterator, CHUNK_SIZE)):
+        yield chunk
+
+
+def _in_processes(
+    chunks: Iterator[list[tuple[str, ...]]], counting: Counting, keep: bool, jobs: int
+) -> Iterator[Chunk]:
+    """Chunks scored on ``jobs`` processes, in order, with at most 2 x jobs chunks in flight."""
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        pending: list[Future[Chunk]] = []
+        for chunk in chunks:
+            pending.append(pool.submit(chunk_statistics, chunk, counting, keep))
+            if len(pending) >= 2 * jobs:
+                yield pending.pop(0).result()
+        for future in pending:
+            yield future.result()
+
+
+def file_statistics(
+    hyp_path: str,
+    ref_paths: Sequence[str],
+    counting: Counting,
+    *,
+    keep_segments: bool = False,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[list[Statistics], int]:
+    """The statistics of a hypothesis file against its reference files, streamed.
+
+    Returns the corpus statistics as a one-item list (or every segment's, with
+    ``keep_segments``, for macro aggregation) and the number of segments; ``progress`` is
+    called with the number of segments done after each chunk.
+    """
+    if jobs < 1:
+        raise BleuInputError("CLI-FILES", f"--jobs must be at least 1, not {jobs}")
+    kept: list[Statistics] = []
+    total, count = Statistics.zero(counting.orders), 0
+    with ExitStack() as stack:
+        chunks = _chunks(parallel_lines(hyp_path, ref_paths, stack))
+        if jobs == 1:
+            results: Iterator[Chunk] = (chunk_statistics(c, counting, keep_segments) for c in chunks)
+        else:
+            results = _in_processes(chunks, counting, keep_segments, jobs)
+        for stats, size in results:
+            count += size
+            if keep_segments:
+                kept.extend(stats)
+            else:
+                total = total + stats[0]
+            if progress is not None:
+                progress(count)
+    return (kept if keep_segments else [total]), count
+
+
+# --- statistics files ------------------------------------------------------------------------
+
+
+def statistics_document(stats: Statistics, counting: Counting, nrefs: int, segments: int) -> dict[str, Any]:
+    """The JSON document ``reference-bleu stats`` writes: statistics plus what produced them."""
+    return {
+        "format": STATS_FORMAT,
+        "format_version": STATS_FORMAT_VERSION,
+        "orders": counting.orders,
+        "ref_length": counting.ref_length,
+        "tokenize": counting.tokenize,
+        "lowercase": counting.lowercase,
+        "nrefs": nrefs,
+        "segments": segments,
+        "statistics": stats.to_json(),
+    }
+
+
+def read_statistics(paths: Sequence[str]) -> tuple[Statistics, Counting, int, int]:
+    """Merge statistics files: the summed statistics, their common counting, nrefs and segments.
+
+    Files made with other orders, reference length rule, tokenizer or case folding cannot
+    be merged (their sum would mean nothing): that is an error.
+    """
+    merged: Statistics | None = None
+    counting: Counting | None = None
+    nrefs: set[int] = set()
+    segments = 0
+    for path in paths:
+        try:
+            document = json.loads(Path(path).read_text(encoding="utf-8"))
+            if (
+                document.get("format") != STATS_FORMAT
+                or document.get("format_version") != STATS_FORMAT_VERSION
+            ):
+                raise BleuInputError(
+                    "CLI-FILES", f"{path} is not a {STATS_FORMAT} v{STATS_FORMAT_VERSION} file"
+                )
+            this = Counting(
+                document["orders"], document["ref_length"], document["tokenize"], document["lowercase"]
+            )
+            stats = Statistics.from_json(document["statistics"])
+            nrefs.add(int(document["nrefs"]))
+            segments += int(document["segments"])
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError, ValueError) as error:
+            if isinstance(error, BleuInputError):
+                raise
+            raise BleuInputError("CLI-FILES", f"cannot read statistics from {path}: {error}") from None
+        if counting is not None and this != counting:
+            raise BleuInputError("CLI-FILES", f"{path} was counted with other options: {this} vs {counting}")
+        counting = this
+        merged = stats if merged is None else merged + stats
+    if merged is None or counting is None:
+        raise BleuInputError("CLI-FILES", "no statistics files given")
+    return merged, counting, (nrefs.pop() if len(nrefs) == 1 else -1), segments

@@ -1,0 +1,229 @@
+"""Tokenization: from a line of detokenized text to BLEU's tokens (spec chapter 11, TOK).
+
+BLEU as papers report it is computed on text, tokenized by the rules of NIST's
+mteval-v13a.pl (``13a``) or mteval-v14.pl's international rules (``intl``), or split into
+characters (``char``); sacrebleu made these the standard. Each function here is one rule
+set of the spec, written from the rules as the Perl scripts state them and as sacrebleu
+documents them, so the reference stands alone: sacrebleu is an oracle in the tests, never
+a dependency.
+
+The pipeline of one line (TOK-PIPELINE): case folding, then trailing whitespace removed,
+then the tokenizer, then the split on whitespace (TOK-SPLIT). A tokenizer maps a string
+to a string whose tokens are separated by whitespace.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
+from typing import Literal, get_args
+
+from reference_bleu.errors import BleuOptionError
+
+TokenizerName = Literal["none", "13a", "intl", "char"]
+CaseFolding = Literal["none", "unicode", "ascii"]
+TOKENIZERS: tuple[str, ...] = get_args(TokenizerName)
+CASE_FOLDINGS: tuple[str, ...] = get_args(CaseFolding)
+
+#: A function from a character to its Unicode general category ("Lu", "Po", ...).
+CategoryOf = Callable[[str], str]
+
+
+def split_whitespace(text: str) -> list[str]:
+    """TOK-SPLIT. The tokens of ``text``: maximal runs of non-whitespace characters.
+
+    Whitespace is every character for which Python's ``str.isspace`` is true: the
+    Unicode White_Space characters plus U+001C..U+001F (what ``str.split()`` uses, and so
+    sacrebleu).
+
+    >>> split_whitespace(" a\\u00a0b\\tc\\u001fd ")
+    ['a', 'b', 'c', 'd']
+    """
+    return text.split()
+
+
+def fold_case(text: str, folding: CaseFolding) -> str:
+    """TOK-CASE. Case folding: ``unicode`` is ``str.lower`` (sacrebleu's ``-lc``), ``ascii`` A-Z only.
+
+    ``ascii`` is mteval-v13a.pl's ``tr/[A-Z]/[a-z]/``; ``unicode`` lowers every cased
+    letter by Unicode's full mapping (one character may become two: U+0130 "İ" becomes
+    "i" + U+0307).
+
+    >>> fold_case("ÉCOLE Ünd İ", "unicode") == "école ünd i\\u0307"
+    True
+    >>> fold_case("ÉCOLE Ünd", "ascii")
+    'École Ünd'
+    """
+    if folding == "unicode":
+        return text.lower()
+    if folding == "ascii":
+        return text.translate(_ASCII_LOWER)
+    return text
+
+
+_ASCII_LOWER = {code: code + 32 for code in range(ord("A"), ord("Z") + 1)}
+
+
+def tokenize_none(line: str) -> str:
+    """TOK-NONE. No tokenization: the line as it is (tokens are then its whitespace-separated words).
+
+    >>> tokenize_none("Hello, world!")
+    'Hello, world!'
+    """
+    return line
+
+
+#: mteval-v13a.pl's first language-dependent rule, s/([\{-\~\[-\` -\&\(-\+\:-\@\/])/ $1 /g:
+#: every character of the class { | } ~  [ \ ] ^ _ `  space ! " # $ % &  ( ) * +  : ; < = > ? @  /
+#: (the ASCII ranges 0x7B-0x7E, 0x5B-0x60, 0x20-0x26, 0x28-0x2B, 0x3A-0x40 and 0x2F) gets a space
+#: on each side. A one-character pattern replaced everywhere is a character map.
+_PUNCTUATION_13A = "".join(
+    chr(c)
+    for lo, hi in ((0x7B, 0x7E), (0x5B, 0x60), (0x20, 0x26), (0x28, 0x2B), (0x3A, 0x40), (0x2F, 0x2F))
+    for c in range(lo, hi + 1)
+)
+_SPLIT_PUNCTUATION_13A = {ord(c): f" {c} " for c in _PUNCTUATION_13A}
+
+#: The remaining rules of mteval-v13a.pl, in order: (pattern, replacement of the two groups).
+_RULES_13A: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
+    # s/([^0-9])([\.,])/$1 $2 /g: tokenize period and comma unless preceded by a digit
+    (re.compile(r"([^0-9])([.,])"), lambda m: f"{m[1]} {m[2]} "),
+    # s/([\.,])([^0-9])/ $1 $2/g: tokenize period and comma unless followed by a digit
+    (re.compile(r"([.,])([^0-9])"), lambda m: f" {m[1]} {m[2]}"),
+    # s/([0-9])(-)/$1 $2 /g: tokenize dash when preceded by a digit
+    (re.compile(r"([0-9])(-)"), lambda m: f"{m[1]} {m[2]} "),
+)
+
+#: mteval-v13a.pl's language-independent part: SGML leftovers, in order.
+_REPLACEMENTS_13A: tuple[tuple[str, str], ...] = (
+    ("<skipped>", ""),
+    ("-\n", ""),
+    ("\n", " "),
+    ("&quot;", '"'),
+    ("&amp;", "&"),
+    ("&lt;", "<"),
+    ("&gt;", ">"),
+)
+
+
+def tokenize_13a(line: str) -> str:
+    """TOK-13A. NIST mteval-v13a.pl's tokenization (WMT's standard; sacrebleu's default ``13a``).
+
+    1. Remove ``<skipped>``; join end-of-line hyphenation (``-\\n``) and lines; unescape
+       ``&quot; &amp; &lt; &gt;`` (in that order).
+    2. Pad the line with a space on each side.
+    3. Split off every ASCII symbol and punctuation character except ``' , - .``; split
+       off ``.`` and ``,`` unless between digits (not after a digit, then not before
+       one, in two passes); split off ``-`` after a digit.
+    4. Collapse whitespace (TOK-SPLIT).
+
+    >>> tokenize_13a("The U.S. costs $3,000.50 -- isn't it? (1990-2000)")
+    "The U . S . costs $ 3,000.50 -- isn't it ? ( 1990 - 2000 )"
+    """
+    for old, new in _REPLACEMENTS_13A:
+        line = line.replace(old, new)
+    line = f" {line} ".translate(_SPLIT_PUNCTUATION_13A)
+    for pattern, replacement in _RULES_13A:
+        line = pattern.sub(replacement, line)
+    return " ".join(split_whitespace(line))
+
+
+def _is(category_of: CategoryOf, major: str) -> Callable[[str], bool]:
+    return lambda char: category_of(char)[0] == major
+
+
+def _split_pairs(line: str, first: Callable[[str], bool], second: Callable[[str], bool], spaced: str) -> str:
+    """One pass of a two-character rule: leftmost non-overlapping pairs (x, y), first(x) and second(y).
+
+    ``spaced`` is the replacement, "{x} {y} " or " {x} {y}", as in the Perl ``s///g``.
+    """
+    out: list[str] = []
+    i = 0
+    while i < len(line):
+        if i + 1 < len(line) and first(line[i]) and second(line[i + 1]):
+            out.append(spaced.format(x=line[i], y=line[i + 1]))
+            i += 2
+        else:
+            out.append(line[i])
+            i += 1
+    return "".join(out)
+
+
+def tokenize_intl(line: str, category_of: CategoryOf = unicodedata.category) -> str:
+    """TOK-INTL. mteval-v14.pl's international tokenization (sacrebleu ``intl``).
+
+    By Unicode general category (P punctuation, S symbol, N number), in three passes:
+
+    1. ``s/(\\P{N})(\\p{P})/$1 $2 /g``: split punctuation that follows a non-number;
+    2. ``s/(\\p{P})(\\P{N})/ $1 $2/g``: split punctuation that precedes a non-number;
+    3. ``s/(\\p{S})/ $1 /g``: split every symbol;
+
+    then collapse whitespace (TOK-SPLIT). Unlike 13a the line is not padded, so a number
+    followed by a final period keeps it ("1990." stays one token), as in mteval-v14.pl.
+    Categories come from ``category_of``: by default Python's Unicode database
+    (``unicodedata.unidata_version``).
+
+    >>> tokenize_intl("Größe: 3,5 m² — «gut», 1990.")
+    'Größe : 3,5 m² — « gut » , 1990.'
+
+    (² is a number, No, not a symbol.)
+    """
+    not_number = _is(category_of, "N")
+    punctuation, symbol = _is(category_of, "P"), _is(category_of, "S")
+    line = _split_pairs(line, lambda c: not not_number(c), punctuation, "{x} {y} ")
+    line = _split_pairs(line, punctuation, lambda c: not not_number(c), " {x} {y}")
+    line = "".join(f" {c} " if symbol(c) else c for c in line)
+    return " ".join(split_whitespace(line))
+
+
+def tokenize_char(line: str) -> str:
+    """TOK-CHAR. Every character a token (sacrebleu ``char``): characters joined by spaces.
+
+    Whitespace characters of the line then vanish in the split (TOK-SPLIT); a character is
+    a code point, so a base letter and a combining mark are two tokens.
+
+    >>> split_whitespace(tokenize_char("Ab c"))
+    ['A', 'b', 'c']
+    """
+    return " ".join(line)
+
+
+_TOKENIZER_FUNCTIONS: dict[str, Callable[[str], str]] = {
+    "none": tokenize_none,
+    "13a": tokenize_13a,
+    "intl": tokenize_intl,
+    "char": tokenize_char,
+}
+
+
+def tokenizer(name: str) -> Callable[[str], str]:
+    """The tokenizer called ``name`` (spec TOK-NONE, TOK-13A, TOK-INTL, TOK-CHAR); else a BleuOptionError."""
+    if name not in _TOKENIZER_FUNCTIONS:
+        raise BleuOptionError(
+            "TOK-PIPELINE", f"tokenize must be one of {', '.join(TOKENIZERS)}, not {name!r}"
+        )
+    return _TOKENIZER_FUNCTIONS[name]
+
+
+def check_case_folding(folding: str) -> CaseFolding:
+    """``folding`` if it names a case folding of TOK-CASE; a BleuOptionError otherwise."""
+    if folding not in CASE_FOLDINGS:
+        raise BleuOptionError(
+            "TOK-CASE", f"lowercase must be one of {', '.join(CASE_FOLDINGS)}, not {folding!r}"
+        )
+    return folding  # type: ignore[return-value]
+
+
+def tokenize_line(line: str, tokenize: str = "13a", lowercase: str = "none") -> list[str]:
+    """TOK-PIPELINE. The tokens of one line of text: fold case, strip trailing whitespace, tokenize, split.
+
+    The order is sacrebleu's (``BLEU._preprocess_segment``): case folding first, then
+    ``rstrip``, then the tokenizer; mteval-v13a.pl lower-cases (ASCII only) after padding,
+    which gives the same tokens for 13a.
+
+    >>> tokenize_line("Hello, World!\\n", "13a", "unicode")
+    ['hello', ',', 'world', '!']
+    """
+    tokenize_text = tokenizer(tokenize)
+    return split_whitespace(tokenize_text(fold_case(line, check_case_folding(lowercase)).rstrip()))
