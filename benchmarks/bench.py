@@ -8,8 +8,10 @@ Usage (from the project root, ../shared/data beside it; peers from ``pip install
 
 Each measurement runs in a fresh process, which reports its wall time and its peak resident
 memory (``ru_maxrss``). Every tool gets the same detokenized lines and computes corpus BLEU
-from text: the reference and sacrebleu with their 13a tokenizers, bleuscore with its own
-13a, nltk on the reference's 13a tokens (nltk has no 13a; tokenizing is not in its time).
+(no smoothing): ``reference`` reads them from files and tokenizes with its 13a, as
+``reference-bleu score -tok 13a`` does (``reference-j2``: on two processes); sacrebleu and
+bleuscore tokenize with their own 13a; nltk, which has no 13a, gets the reference's 13a
+tokens, and so does ``reference-tokens`` (the API on tokens): tokenizing is not in their time.
 The corpora 10x and 100x larger repeat the WMT17 lines. "refs" is the number of references
 per segment: the reference translation, plus other systems' outputs as extra references.
 Nothing here is asserted: the numbers are reported (spec: performance is measured).
@@ -30,7 +32,7 @@ from typing import cast
 
 ROOT = Path(__file__).resolve().parent.parent
 WMT17 = ROOT.parent / "shared" / "data" / "wmt17-en-de"
-TOOLS = ("reference", "reference-j2", "sacrebleu", "bleuscore", "nltk")
+TOOLS = ("reference", "reference-j2", "reference-tokens", "sacrebleu", "bleuscore", "nltk")
 
 
 def read(path: Path) -> list[str]:
@@ -70,25 +72,32 @@ def run_tool(tool: str, size: int, refs: int) -> dict[str, float]:
         start = time.perf_counter()
         per_segment = [list(r) for r in zip(*streams, strict=True)]
         score = cast(float, bleuscore.compute(per_segment, hyps, 4, False)["bleu"])
-    else:
+    elif tool == "reference-tokens":  # the API on the same tokens nltk gets
+        from reference_bleu import corpus_bleu  # noqa: PLC0415
+        from reference_bleu.tokenizers import tokenize_line  # noqa: PLC0415
+
+        tok_hyps = [tokenize_line(h, "13a") for h in hyps]
+        tok_refs = [[tokenize_line(r, "13a") for r in rs] for rs in zip(*streams, strict=True)]
         start = time.perf_counter()
-        score = _reference(hyps, streams, jobs=2 if tool.endswith("j2") else 1)
+        score = corpus_bleu(tok_hyps, tok_refs).score
+    else:  # from files, as `reference-bleu score -tok 13a` does; writing them is not timed
+        with tempfile.TemporaryDirectory() as folder:
+            paths = []
+            for k, lines in enumerate([hyps, *streams]):
+                path = Path(folder) / f"f{k}"
+                path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+                paths.append(str(path))
+            start = time.perf_counter()
+            score = _reference(paths, jobs=2 if tool.endswith("j2") else 1)
     return {"seconds": time.perf_counter() - start, "score": float(score)}
 
 
-def _reference(hyps: list[str], streams: list[list[str]], jobs: int) -> float:
-    """The reference from text, as ``reference-bleu score -tok 13a`` does it (files written first)."""
+def _reference(paths: list[str], jobs: int) -> float:
     from reference_bleu.api import score_segments  # noqa: PLC0415
     from reference_bleu.files import Counting, file_statistics  # noqa: PLC0415
     from reference_bleu.options import make_options  # noqa: PLC0415
 
-    with tempfile.TemporaryDirectory() as folder:
-        paths = []
-        for k, lines in enumerate([hyps, *streams]):
-            path = Path(folder) / f"f{k}"
-            path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-            paths.append(str(path))
-        segments, _ = file_statistics(paths[0], paths[1:], Counting(4, "closest", "13a"), jobs=jobs)
+    segments, _ = file_statistics(paths[0], paths[1:], Counting(4, "closest", "13a"), jobs=jobs)
     return score_segments(segments, make_options()).score
 
 

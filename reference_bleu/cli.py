@@ -1,7 +1,7 @@
 """Command line: ``reference-bleu score``, ``stats`` and ``explain`` (spec CLI, CLI-FILES).
 
 Exit codes: 0 done; 2 usage or input error (one line on stderr, never a traceback).
-Text is read as UTF-8, one segment per line, tokenized by ``--tokenize`` (spec TOK; by
+Text is read as UTF-8, one segment per line, tokenized by ``--tokenize`` (spec TOK-PIPELINE; by
 default split on whitespace) after optional case folding (``--lowercase``).
 """
 
@@ -56,7 +56,7 @@ def _option_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _text_arguments(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("text (spec TOK)")
+    group = parser.add_argument_group("text (spec TOK-PIPELINE, chapter 11)")
     group.add_argument(
         "--tokenize", "-tok", choices=TOKENIZERS, default="none", help="tokenizer (none: split on whitespace)"
     )

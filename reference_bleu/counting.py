@@ -36,7 +36,8 @@ def ngrams(sentence: Sentence, n: int) -> list[NGram]:
     >>> ngrams(["the"], 2)
     []
     """
-    return [tuple(sentence[i : i + n]) for i in range(len(sentence) - n + 1)]
+    # zip of the n shifted copies stops at the shortest: exactly the len - n + 1 windows.
+    return list(zip(*(sentence[i:] for i in range(n)), strict=False))
 
 
 def count(sentence: Sentence, n: int) -> Counter[NGram]:
@@ -62,7 +63,8 @@ def max_ref_count(references: Iterable[Sentence], n: int) -> Counter[NGram]:
     """
     result: Counter[NGram] = Counter()
     for reference in references:
-        result |= count(reference, n)  # Counter union keeps the maximum of each count
+        for g, k in count(reference, n).items():
+            result[g] = max(result[g], k)
     return result
 
 

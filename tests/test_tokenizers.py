@@ -43,7 +43,7 @@ def test_ascii_folding_is_not_unicode_folding() -> None:
 
 
 def test_unknown_tokenizer_or_case_folding_is_a_bleu_error() -> None:
-    with pytest.raises(BleuError, match="spec TOK"):
+    with pytest.raises(BleuError, match="spec TOK-PIPELINE"):
         tokenize_line("a", "moses")
     with pytest.raises(BleuError, match="spec TOK-CASE"):
         tokenize_line("a", "13a", "upper")
