@@ -126,7 +126,24 @@ def _parser() -> argparse.ArgumentParser:
     exp.add_argument("references", nargs="+", help="its references, as text")
     _text_arguments(exp)
     _option_arguments(exp)
+
+    commands.add_parser(
+        "conform",
+        help="validate a BLEU implementation: fingerprint and checks (spec CONF-RUNNER; conform --help)",
+        add_help=False,
+    )
     return parser
+
+
+def _conform(argv: Sequence[str]) -> int:
+    """``reference-bleu conform ...``: the conformance runner, which needs the [conform] extra."""
+    try:
+        from conformance.conform import main as conform_main  # noqa: PLC0415 -- needs hypothesis
+    except ImportError as error:
+        raise CliError(
+            f"conform needs {error.name}: pip install 'reference-bleu[conform]' (spec CONF-RUNNER)"
+        ) from None
+    return conform_main(list(argv))
 
 
 def _progress(name: str, quiet: bool) -> Callable[[int], None] | None:
@@ -258,6 +275,9 @@ def _stats(args: argparse.Namespace) -> int:
 
 
 def _run(argv: Sequence[str] | None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["conform"]:
+        return _conform(argv[1:])
     args = _parser().parse_args(argv)
     if args.command == "explain":
         options = _options(args)

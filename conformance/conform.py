@@ -1,0 +1,321 @@
+"""``reference-bleu conform``: validate anyone's BLEU, and report (spec CONF-RUNNER, CONF-REPORT).
+
+    reference-bleu conform                                  # every built-in peer: one matrix
+    reference-bleu conform --target nltk[method=3]          # one built-in, configured
+    reference-bleu conform --target mypkg.metrics:bleu      # a Python callable or adapter
+    reference-bleu conform --command "perl my_bleu.pl"      # any program speaking the protocol
+
+Exit codes: 0 every target conformant, 1 some target not conformant, 2 usage or input
+error (including a single target that cannot run here). The same seed gives the same report.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import platform
+import shlex
+import sys
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from conformance.client import ProtocolTarget, TargetUnavailableError, python_command
+from conformance.fingerprint import fingerprint
+from conformance.judge import Check, Judge
+from conformance.models import NLTK_VERSION, SACREBLEU_VERSION
+from reference_bleu.options import VERSION
+
+REPORT_FORMAT = "reference-bleu-conform"
+REPORT_VERSION = 1
+#: The built-in targets of the matrix, in column order.
+MATRIX = ("reference", "nltk", "sacrebleu", "bleuscore", "torchmetrics")
+EXIT_OK, EXIT_NOT_CONFORMANT, EXIT_USAGE = 0, 1, 2
+
+
+@dataclass
+class TargetReport:
+    """One target's result: its capabilities, fingerprint and checks (or why it could not run)."""
+
+    target: str
+    name: str
+    available: bool
+    conformant: bool
+    checks: list[Check]
+    config: dict[str, Any]
+    versions: dict[str, str]
+    unavailable: str = ""
+
+    def as_json(self) -> dict[str, Any]:
+        """Stable keys; no timings, so the same seed gives the same report."""
+        return {
+            "target": self.target,
+            "name": self.name,
+            "available": self.available,
+            "unavailable": self.unavailable,
+            "conformant": self.conformant,
+            "reference_options": {k: str(v) for k, v in self.config.items()},
+            "versions": self.versions,
+            "checks": [_check_json(c) for c in self.checks],
+        }
+
+
+def _check_json(check: Check) -> dict[str, Any]:
+    data = asdict(check)
+    data["spec_ids"] = list(check.spec_ids)
+    data["explained_by"] = list(check.explained_by)
+    return data
+
+
+def run_target(  # noqa: PLR0917 -- the runner's settings, passed through as given
+    spec: str,
+    command: list[str],
+    examples: int,
+    seed: int,
+    timeout: float,
+    declared_scale: str | None,
+    progress: bool,
+) -> TargetReport:
+    """Fingerprint and judge one target."""
+    target = ProtocolTarget(command, timeout=timeout)
+    try:
+        try:
+            caps = target.capabilities
+        except TargetUnavailableError as error:
+            return TargetReport(spec, spec, False, False, [], {}, {}, str(error))
+        if progress:
+            print(f"conform: {caps.name}: fingerprinting", file=sys.stderr, flush=True)
+        found = fingerprint(target)
+        judge = Judge(target, found, examples=examples, seed=seed)
+        judge.fingerprint_checks()
+        declared = declared_scale or caps.scale
+        if declared is not None:
+            observed = "percent" if found.scale == 100.0 else "unit"
+            status = "pass" if declared == observed else "fail"
+            judge.checks.append(
+                Check(
+                    "FP-SCALE-DECLARED",
+                    "the declared scale is the observed one",
+                    status,
+                    f"declared {declared}, observed {observed}",
+                    ("EC-013",),
+                )
+            )
+        for stage in (judge.invariant_checks, judge.vector_checks, judge.differential_checks):
+            if progress:
+                print(
+                    f"conform: {caps.name}: {stage.__name__.replace('_checks', '')}",
+                    file=sys.stderr,
+                    flush=True,
+                )
+            stage()
+        judge.robustness_checks()
+        conformant = all(c.status in ("pass", "n/a") for c in judge.checks)
+        return TargetReport(
+            spec, caps.name, True, conformant, judge.checks, found.config, dict(caps.versions)
+        )
+    finally:
+        target.close()
+
+
+def versions() -> dict[str, str]:
+    """The versions of everything involved on the runner's side."""
+    from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415
+
+    found = {
+        "reference-bleu": VERSION,
+        "python": platform.python_version(),
+        "nltk-modelled": NLTK_VERSION,
+        "sacrebleu-modelled": SACREBLEU_VERSION,
+    }
+    with contextlib.suppress(PackageNotFoundError):
+        found["hypothesis"] = version("hypothesis")
+    return found
+
+
+def report_json(reports: list[TargetReport], seed: int, examples: int) -> str:
+    """The JSON report (schema: conformance/report.schema.json)."""
+    document = {
+        "format": REPORT_FORMAT,
+        "version": REPORT_VERSION,
+        "seed": seed,
+        "examples": examples,
+        "versions": versions(),
+        "conformant": all(r.conformant for r in reports if r.available),
+        "targets": [r.as_json() for r in reports],
+    }
+    return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False, default=str)
+
+
+_MARK = {"pass": "pass", "fail": "FAIL", "explained": "DIVERGES", "n/a": "n/a"}
+
+
+def _cell(check: Check | None) -> str:
+    if check is None:
+        return ""
+    mark = _MARK[check.status]
+    if check.explained_by:
+        check = Check(
+            check.id,
+            check.title,
+            check.status,
+            check.detail,
+            check.spec_ids,
+            check.counterexample,
+            tuple(d for d in check.explained_by if d.startswith("DIV-")),
+        )
+    if check.id.startswith("FP-") and check.status != "fail":
+        why = f" ({', '.join(check.explained_by)})" if check.explained_by else ""
+        return f"{mark}: {check.detail.split(' (equally')[0]}{why}"
+    if check.explained_by:
+        return f"{mark} ({', '.join(check.explained_by)})"
+    return mark
+
+
+def _rows(reports: list[TargetReport]) -> list[str]:
+    ids: list[str] = []
+    for report in reports:
+        ids += [c.id for c in report.checks if c.id not in ids]
+    return ids
+
+
+def matrix(reports: list[TargetReport], markdown: bool) -> str:
+    """Checks as rows, targets as columns."""
+    header = ["check", *(r.name for r in reports)]
+    body = []
+    for ident in _rows(reports):
+        body.append([ident, *(_cell(next((c for c in r.checks if c.id == ident), None)) for r in reports)])
+    body.append(
+        [
+            "conformant",
+            *(("yes" if r.conformant else "NO") if r.available else "not installed" for r in reports),
+        ]
+    )
+    if markdown:
+        lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+        lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in body]
+    else:
+        widths = [max(len(row[k]) for row in [header, *body]) for k in range(len(header))]
+        lines = [
+            "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
+            for row in [header, *body]
+        ]
+    notes = [f"{r.name}: {r.unavailable}" for r in reports if not r.available]
+    return "\n".join(lines + (["", *notes] if notes else []))
+
+
+def details(report: TargetReport, markdown: bool) -> str:
+    """Every failure and divergence of one target, with its counterexample."""
+    lines = []
+    for check in report.checks:
+        if check.status in ("fail", "explained"):
+            why = f" (explained by {', '.join(check.explained_by)})" if check.explained_by else ""
+            bullet, indent = ("- ", "  ") if markdown else ("", "    ")
+            ids = ", ".join(check.spec_ids)
+            lines.append(f"{bullet}{check.id} [{ids}] {_MARK[check.status]}: {check.detail}{why}")
+            if check.counterexample is not None and not check.id.startswith("FP-"):
+                shown = json.dumps(check.counterexample, ensure_ascii=False, default=str)[:600]
+                lines.append(f"{indent}counterexample: {shown}")
+            elif check.counterexample is not None:
+                for row in check.counterexample:
+                    lines.append(f"    {row['diagnostic']}: target {row['answer']!r}")
+    title = f"{report.name}: {'conformant' if report.conformant else 'not conformant'}"
+    return "\n".join([f"## {title}" if markdown else title, *lines])
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="reference-bleu conform", description="validate a BLEU implementation against the spec"
+    )
+    parser.add_argument(
+        "--target",
+        "-t",
+        action="append",
+        default=[],
+        help="a built-in (reference, nltk, sacrebleu, bleuscore, torchmetrics; name[key=value,...]) "
+        "or module:attr",
+    )
+    parser.add_argument(
+        "--command",
+        "-c",
+        action="append",
+        default=[],
+        help='a program speaking the bleu-conform protocol, e.g. "perl bleu.pl" (run without a shell)',
+    )
+    parser.add_argument(
+        "--input",
+        choices=("tokens", "text"),
+        default="tokens",
+        help="what a module:attr callable takes (text: space-joined strings)",
+    )
+    parser.add_argument(
+        "--scale",
+        choices=("unit", "percent"),
+        default=None,
+        help="the declared score scale (the fingerprint checks it)",
+    )
+    parser.add_argument("--examples", "-n", type=int, default=100, help="generated examples per check (100)")
+    parser.add_argument("--seed", type=int, default=0, help="the seed of the generated examples (0)")
+    parser.add_argument(
+        "--timeout", type=float, default=10.0, help="seconds per call before the target is killed (10)"
+    )
+    out = parser.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="the JSON report")
+    out.add_argument("--markdown", action="store_true", help="the report as Markdown")
+    parser.add_argument("--quiet", "-q", action="store_true", help="no progress on standard error")
+    return parser
+
+
+def main(argv: list[str]) -> int:
+    """Run the checks; print the report; exit 0, 1 or 2."""
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:
+        return EXIT_USAGE if stop.code else EXIT_OK
+    if args.examples < 1 or args.timeout <= 0:
+        print(
+            "reference-bleu conform: --examples must be >= 1 and --timeout > 0 (spec CONF-RUNNER)",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    jobs: list[tuple[str, list[str]]] = [(t, python_command(t, args.input)) for t in args.target]
+    for command in args.command:
+        try:
+            argv_list = shlex.split(command)
+        except ValueError as error:
+            print(
+                f"reference-bleu conform: bad --command {command!r}: {error} (spec CONF-RUNNER)",
+                file=sys.stderr,
+            )
+            return EXIT_USAGE
+        if not argv_list:
+            print("reference-bleu conform: empty --command (spec CONF-RUNNER)", file=sys.stderr)
+            return EXIT_USAGE
+        jobs.append((command, argv_list))
+    single = bool(jobs)
+    if not jobs:
+        jobs = [(t, python_command(t)) for t in MATRIX]
+    reports = [
+        run_target(spec, command, args.examples, args.seed, args.timeout, args.scale, not args.quiet)
+        for spec, command in jobs
+    ]
+    if single and len(reports) == 1 and not reports[0].available:
+        print(
+            f"reference-bleu conform: {reports[0].target}: {reports[0].unavailable} (spec CONF-RUNNER)",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    if args.json:
+        print(report_json(reports, args.seed, args.examples))
+    else:
+        print(matrix(reports, args.markdown))
+        for report in reports:
+            if report.available and not report.conformant:
+                print()
+                print(details(report, args.markdown))
+    return EXIT_OK if all(r.conformant for r in reports if r.available) else EXIT_NOT_CONFORMANT
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

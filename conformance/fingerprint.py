@@ -1,0 +1,581 @@
+"""Fingerprinting: which convention a target follows on each open point (spec CONF-FINGERPRINT).
+
+Each :class:`Point` is a question of the edge-case registry (spec 06) with diagnostic inputs
+and the conventions known for it. A convention predicts the target's answer on every
+diagnostic: a score, computed by the reference under the convention's options (or by a
+peer's model, for a registered divergence), or ``"error"``. The target is asked the
+diagnostics and a convention is named only when it predicts every answer; the diagnostics
+are chosen so that the conventions of a point predict pairwise different answers
+(tests/test_conform.py proves it), so no convention is ever guessed. Points are settled in
+order, each under the conventions already found (the scale first: every later answer is read
+on it). What matches nothing is reported as "matches no known convention" with the evidence.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from conformance.client import ProtocolTarget, TargetFaultError, TargetSkippedError
+from conformance.divergences import REGISTRY, SACREBLEU_CONFIGS
+from conformance.models import Case, PeerTarget, model, reference_options
+from conformance.targets import NltkTarget
+from reference_bleu import corpus_bleu
+from reference_bleu.errors import BleuError
+from reference_bleu.length import REF_LENGTH_RULES
+from reference_bleu.smoothing import SMOOTHING_METHODS
+
+Corpus = tuple[list[list[str]], list[list[list[str]]]]
+Answer = float | str  # a score on [0, 1] (or raw, for the scale), "error", or "fault:<kind>"
+Config = dict[str, Any]
+
+#: Relative tolerance when matching an answer to a prediction (far below the gaps between
+#: conventions on the diagnostics, which tests show exceed 1e-6; far above float rounding).
+MATCH_TOLERANCE = 1e-9
+
+
+def words(text: str) -> list[str]:
+    """Tokens of a diagnostic written as a string."""
+    return text.split()
+
+
+def _alphabet(n: int, start: int = 0) -> list[str]:
+    return [f"w{k}" for k in range(start, start + n)]
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One diagnostic input: a name for reports and the corpus."""
+
+    name: str
+    corpus: Corpus
+
+
+@dataclass(frozen=True)
+class Convention:
+    """A named way to settle a point: what it predicts, and what it sets in the reference's options."""
+
+    name: str
+    predict: Callable[[Config, Corpus], Answer]
+    options: Config = field(default_factory=dict)
+    divergence: tuple[str, ...] = ()  # registered divergences this convention is (not a spec choice)
+    spec: str = ""  # the spec section naming it
+    flags: frozenset[str] = frozenset()  # e.g. "error-on-empty-hypothesis", read by the judge
+
+
+@dataclass(frozen=True)
+class Point:
+    """An open point of the spec, its diagnostics and its known conventions (preferred first)."""
+
+    id: str
+    ec: tuple[str, ...]
+    question: str
+    diagnostics: tuple[Diagnostic, ...]
+    conventions: Callable[[Config], tuple[Convention, ...]]
+    level: str = "corpus"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """What the target does on one point: the matching conventions and the evidence."""
+
+    point: Point
+    matched: tuple[Convention, ...]
+    answers: tuple[Answer, ...]
+    predictions: tuple[tuple[str, tuple[Answer, ...]], ...]
+
+    @property
+    def convention(self) -> Convention | None:
+        """The preferred matching convention, or None."""
+        return self.matched[0] if self.matched else None
+
+    @property
+    def status(self) -> str:
+        """``spec`` (a spec convention), ``divergence`` (a registered peer behaviour) or ``unknown``."""
+        if self.convention is None:
+            return "unknown"
+        return "divergence" if self.convention.divergence else "spec"
+
+    def evidence(self) -> list[dict[str, Any]]:
+        """Each diagnostic with the target's answer and every convention's prediction."""
+        rows = []
+        for k, diagnostic in enumerate(self.point.diagnostics):
+            rows.append(
+                {
+                    "diagnostic": diagnostic.name,
+                    "hypotheses": diagnostic.corpus[0],
+                    "references": diagnostic.corpus[1],
+                    "answer": _show(self.answers[k]),
+                    "predictions": {name: _show(values[k]) for name, values in self.predictions},
+                }
+            )
+        return rows
+
+
+def _show(answer: Answer) -> Answer:
+    return answer if isinstance(answer, str) else float(f"{answer:.15g}")
+
+
+# --- predictions -----------------------------------------------------------------------------
+
+
+def reference_prediction(config: Config, corpus: Corpus, **overrides: Any) -> Answer:
+    """The reference's score under ``config`` updated by ``overrides``, or "error"."""
+    try:
+        return corpus_bleu(*corpus, **{**config, **overrides}).score
+    except BleuError:
+        return "error"
+
+
+def _by_reference(name: str, spec: str, flags: frozenset[str] = frozenset(), **options: Any) -> Convention:
+    return Convention(
+        name, lambda config, corpus: reference_prediction(config, corpus, **options), options, (), spec, flags
+    )
+
+
+def _error(name: str, spec: str, flag: str) -> Convention:
+    return Convention(name, lambda config, corpus: "error", {}, (), spec, frozenset({flag}))
+
+
+def _constant(name: str, value: float, spec: str) -> Convention:
+    return Convention(name, lambda config, corpus: value, {}, (), spec)
+
+
+def _transformed(name: str, spec: str, change: Callable[[Corpus], Corpus]) -> Convention:
+    return Convention(name, lambda config, corpus: reference_prediction(config, change(corpus)), {}, (), spec)
+
+
+def _peer_name(peer: PeerTarget) -> str:
+    if isinstance(peer, NltkTarget):
+        return f"nltk {peer.name.split('[')[1].rstrip(']')}"
+    return f"sacrebleu {peer.name.split('[')[1].rstrip(']')}"
+
+
+def _peer(peer: PeerTarget, keys: tuple[str, ...]) -> Convention:
+    """A peer's behaviour as a convention: predicted by its model; divergent where entries apply."""
+
+    def predict(config: Config, corpus: Corpus) -> Answer:
+        try:
+            value = model(peer, Case.of(corpus))
+        except BleuError:
+            return "error"
+        return value if isinstance(value, float) else "error"
+
+    options = {k: v for k, v in reference_options(peer).items() if k in keys}
+    return Convention(_peer_name(peer), predict, options, ("peer",), "10-divergences")
+
+
+def _peers_apply(config: Config) -> bool:
+    """Peer models assume the closest reference length and micro aggregation."""
+    return bool(
+        config.get("ref_length", "closest") == "closest" and config.get("aggregation", "micro") == "micro"
+    )
+
+
+PEERS: tuple[PeerTarget, ...] = (
+    *(NltkTarget(m, reweigh) for m in range(8) for reweigh in (False, True)),
+    *(p for p in SACREBLEU_CONFIGS if p.level == "corpus"),
+)
+
+
+# --- the points ------------------------------------------------------------------------------
+
+#: A perfect match, and one with all precisions 1 and BP = exp(1 - 8/6).
+_SCALE = (
+    Diagnostic("perfect match", ([_alphabet(6)], [[_alphabet(6)]])),
+    Diagnostic("all p_n = 1, c=6 < r=8", ([_alphabet(6)], [[_alphabet(8)]])),
+)
+
+
+def _scale(config: Config) -> tuple[Convention, ...]:
+    return (
+        _by_reference("unit: BLEU in [0, 1]", "EC-013"),
+        Convention(
+            "percent: 100 x BLEU",
+            lambda c, corpus: _times(reference_prediction(c, corpus), 100),
+            {},
+            (),
+            "EC-013",
+            frozenset({"percent"}),
+        ),
+    )
+
+
+def _times(answer: Answer, factor: float) -> Answer:
+    return answer * factor if isinstance(answer, float) else answer
+
+
+#: Every precision 1 (the candidate is a piece of a reference): the score is BP, so r shows.
+_TWELVE = _alphabet(12)
+_REF_LENGTH = (
+    Diagnostic("c=12; refs of 13 then 11", ([_TWELVE], [[_alphabet(13), _alphabet(11)]])),
+    Diagnostic("c=12; refs of 11 then 13", ([_TWELVE], [[_alphabet(11), _alphabet(13)]])),
+    Diagnostic("c=12; refs of 20, 13, 8", ([_TWELVE], [[_alphabet(20), _alphabet(13), _alphabet(8, 50)]])),
+)
+
+_RULE_NAMES = {
+    "closest": "closest, ties to the shorter",
+    "closest-longer": "closest, ties to the longer",
+    "closest-first": "closest, ties to the first listed",
+    "shortest": "shortest reference",
+    "longest": "longest reference",
+    "average": "average reference length",
+}
+
+
+def _ref_length(config: Config) -> tuple[Convention, ...]:
+    return tuple(_by_reference(_RULE_NAMES[rule], "EC-001", ref_length=rule) for rule in REF_LENGTH_RULES)
+
+
+#: Two segments, every precision 1: micro pools c and r (BP = e^-0.5), macro averages BPs.
+_AGGREGATION = (
+    Diagnostic("c=4,r=4 and c=4,r=8", ([_alphabet(4), _alphabet(4)], [[_alphabet(4)], [_alphabet(8)]])),
+)
+
+
+def _aggregation(config: Config) -> tuple[Convention, ...]:
+    return (
+        _by_reference("micro: corpus statistics, then one score", "EC-009", aggregation="micro"),
+        _by_reference("macro: mean of sentence scores", "EC-009", aggregation="macro"),
+    )
+
+
+#: Zero precisions and smoothing: single segments with c >= r or known BP.
+_ZERO = (
+    Diagnostic(
+        "p_4 = 0 only",
+        ([words("a b c d e f")], [[words("a b c x d e f y")]]),
+    ),
+    Diagnostic("p_3 = p_4 = 0", ([words("a b c d e f g")], [[words("a b x c d y e f")]])),
+    Diagnostic("every p_n in (0, 1)", ([words("a b c d e x a b c d")], [[words("a b c d e a b c d")]])),
+    Diagnostic("no match at all", ([words("a b c d e")], [[words("v w x y z")]])),
+    Diagnostic(
+        "two segments, the last without 4-grams",
+        ([words("a b c d e f"), words("a b")], [[words("a b c x d e f")], [words("a b")]]),
+    ),
+)
+
+
+def _zero(config: Config) -> tuple[Convention, ...]:
+    found: list[Convention] = [
+        _by_reference("limit: a zero precision gives 0", "EC-002", smoothing="none", zero_precision="limit"),
+        _by_reference(
+            "skip: zero orders left out, weights kept", "EC-002", smoothing="none", zero_precision="skip"
+        ),
+    ]
+    found += [
+        _by_reference(
+            f"smoothing {name}", SMOOTHING_METHODS[name].spec_id, smoothing=name, zero_precision="limit"
+        )
+        for name in SMOOTHING_METHODS
+        if name != "none"
+    ]
+    if _peers_apply(config):
+        found += [_peer(p, ("smoothing", "smoothing_value")) for p in PEERS]
+    return tuple(found)
+
+
+#: Undefined precisions: a two-token candidate (orders 3 and 4 have no n-grams), alone and in
+#: a corpus whose pooled p_1 = 2/3.
+_UNDEFINED = (
+    Diagnostic("c=2 < r=3, p_1 = p_2 = 1", ([words("a b")], [[words("a b c")]])),
+    Diagnostic(
+        "corpus of 2- and 1-token candidates", ([words("a b"), words("x")], [[words("a b")], [words("y")]])
+    ),
+)
+
+
+def _undefined(config: Config) -> tuple[Convention, ...]:
+    found: list[Convention] = [
+        _by_reference(
+            "zero: an order without n-grams counts as p_n = 0", "EC-003", undefined_precision="zero"
+        ),
+        _by_reference("effective order: dropped, weights renormalised", "EC-003", effective_order=True),
+        _by_reference("skip: dropped, weights kept", "EC-003", undefined_precision="skip"),
+        Convention(
+            "error: refuses an order without n-grams",
+            lambda c, corpus: reference_prediction(c, corpus, undefined_precision="error"),
+            {},
+            (),
+            "EC-003",
+            frozenset({"error-on-undefined"}),
+        ),
+    ]
+    return (*found, *_same_peers(config, ("effective_order",)))
+
+
+def _same_peers(config: Config, keys: tuple[str, ...]) -> tuple[Convention, ...]:
+    """Peer conventions that agree with the smoothing (and effective order) already found."""
+    if not _peers_apply(config):
+        return ()
+    settled = ("smoothing", "smoothing_value") + (() if "effective_order" in keys else ("effective_order",))
+
+    def same(peer: PeerTarget) -> bool:
+        options = {"smoothing": "none", "effective_order": False, **reference_options(peer)}
+        wanted = {"smoothing": "none", "effective_order": False, **config}
+        return all(options.get(k) == wanted.get(k) for k in settled)
+
+    return tuple(_peer(p, keys) for p in PEERS if same(p))
+
+
+_EMPTY_HYP = (
+    Diagnostic("one empty candidate", ([[]], [[words("a b c d")]])),
+    Diagnostic(
+        "a corpus with an empty candidate", ([words("a b c d"), []], [[words("a b c d")], [words("a b c d")]])
+    ),
+)
+
+
+def _drop_empty_candidates(corpus: Corpus) -> Corpus:
+    kept = [(h, r) for h, r in zip(*corpus, strict=True) if h]
+    return [h for h, _ in kept], [r for _, r in kept]
+
+
+def _empty_hyp(config: Config) -> tuple[Convention, ...]:
+    return (
+        _by_reference("scored: c = 0 counts like any length (BP -> 0)", "EC-004"),
+        _error("error", "EC-004", "error-on-empty-hypothesis"),
+        _transformed(
+            "dropped: segments with an empty candidate are left out", "EC-004", _drop_empty_candidates
+        ),
+        *_same_peers(config, ()),
+    )
+
+
+_EMPTY_REF = (
+    Diagnostic(
+        "c=4; refs of 0 and 10 tokens",
+        ([words("a b c d")], [[[], words("q r s t u v a b c d")]]),
+    ),
+)
+
+
+def _drop_empty_references(corpus: Corpus) -> Corpus:
+    return corpus[0], [[r for r in rs if r] for rs in corpus[1]]
+
+
+def _empty_ref(config: Config) -> tuple[Convention, ...]:
+    return (
+        _by_reference("allowed: its length 0 takes part", "EC-005"),
+        _transformed("ignored: empty references are left out", "EC-005", _drop_empty_references),
+        _error("error", "EC-005", "error-on-empty-reference"),
+        *_same_peers(config, ()),
+    )
+
+
+_NO_REF = (
+    Diagnostic("one candidate, no reference", ([words("a b c d")], [[]])),
+    Diagnostic(
+        "a corpus with a segment without references",
+        ([words("a b c d"), words("a b c d")], [[words("a b c d")], []]),
+    ),
+)
+
+
+def _as_empty_reference(corpus: Corpus) -> Corpus:
+    return corpus[0], [rs or [[]] for rs in corpus[1]]
+
+
+def _drop_unreferenced(corpus: Corpus) -> Corpus:
+    kept = [(h, r) for h, r in zip(*corpus, strict=True) if r]
+    return [h for h, _ in kept], [r for _, r in kept]
+
+
+def _no_ref(config: Config) -> tuple[Convention, ...]:
+    return (
+        _error("error", "EC-006", "error-on-no-reference"),
+        _transformed("as one empty reference", "EC-006", _as_empty_reference),
+        _transformed("segment dropped", "EC-006", _drop_unreferenced),
+    )
+
+
+_EMPTY_CORPUS = (Diagnostic("no segments", ([], [])),)
+
+
+def _empty_corpus(config: Config) -> tuple[Convention, ...]:
+    return (_error("error", "EC-012", "error-on-empty-corpus"), _constant("zero", 0.0, "EC-012"))
+
+
+POINTS: tuple[Point, ...] = (
+    Point("FP-SCALE", ("EC-013",), "on what scale is the score?", _SCALE, _scale),
+    Point(
+        "FP-REF-LENGTH",
+        ("EC-001",),
+        "which reference length r, and how are ties broken?",
+        _REF_LENGTH,
+        _ref_length,
+    ),
+    Point("FP-AGGREGATION", ("EC-009",), "how is a corpus aggregated?", _AGGREGATION, _aggregation),
+    Point(
+        "FP-ZERO",
+        ("EC-002", "SMOOTH", "EC-011"),
+        "what does a zero precision give: smoothing method and parameter?",
+        _ZERO,
+        _zero,
+    ),
+    Point(
+        "FP-UNDEFINED",
+        ("EC-003",),
+        "what does an order without n-grams give (effective order)?",
+        _UNDEFINED,
+        _undefined,
+    ),
+    Point("FP-EMPTY-HYPOTHESIS", ("EC-004",), "what does an empty candidate give?", _EMPTY_HYP, _empty_hyp),
+    Point("FP-EMPTY-REFERENCE", ("EC-005",), "what does an empty reference do?", _EMPTY_REF, _empty_ref),
+    Point("FP-NO-REFERENCE", ("EC-006",), "what does a segment without references give?", _NO_REF, _no_ref),
+    Point("FP-EMPTY-CORPUS", ("EC-012",), "what does an empty corpus give?", _EMPTY_CORPUS, _empty_corpus),
+)
+BY_ID = {p.id: p for p in POINTS}
+
+
+# --- asking and matching ---------------------------------------------------------------------
+
+
+def ask(target: ProtocolTarget, corpus: Corpus, raw: bool = False) -> Answer:
+    """The target's answer: its score, "error" (an error or a skip), or "fault:<kind>"."""
+    try:
+        return target.score("corpus", corpus[0], corpus[1], raw=raw).score
+    except TargetSkippedError:
+        return "error"
+    except TargetFaultError as fault:
+        return "error" if fault.kind == "error" else f"fault:{fault.kind}"
+
+
+def agrees(answer: Answer, prediction: Answer) -> bool:
+    """An answer matches a prediction: the same error, or the same number within MATCH_TOLERANCE."""
+    if isinstance(answer, str) or isinstance(prediction, str):
+        return answer == prediction
+    return math.isclose(answer, prediction, rel_tol=MATCH_TOLERANCE, abs_tol=1e-300)
+
+
+def settle(point: Point, answers: Sequence[Answer], config: Config) -> Finding:
+    """Match the answers to every convention of ``point`` under ``config``; spec conventions first."""
+    conventions = point.conventions(config)
+    predictions = tuple(
+        (c.name, tuple(c.predict(config, d.corpus) for d in point.diagnostics)) for c in conventions
+    )
+    matched = [c for c, (_, p) in zip(conventions, predictions, strict=True) if all(map(agrees, answers, p))]
+    matched.sort(key=lambda c: bool(c.divergence))  # a spec convention before a peer's behaviour
+    if not matched and point.id == "FP-ZERO":
+        matched = [c for c in _solved_parameters(answers, config, point) if c]
+    return Finding(
+        point, tuple(_explain_peer(m, point, config) for m in matched), tuple(answers), predictions
+    )
+
+
+def _explain_peer(convention: Convention, point: Point, config: Config) -> Convention:
+    """A peer convention names the registered divergences its model shows on the diagnostics."""
+    if not convention.divergence:
+        return convention
+    peer = next(p for p in PEERS if _peer_name(p) == convention.name)
+    applied = sorted({d.id for d in REGISTRY for diag in point.diagnostics if _applies(d, peer, diag.corpus)})
+    return Convention(
+        convention.name, convention.predict, convention.options, tuple(applied) or ("peer",), convention.spec
+    )
+
+
+def _applies(divergence: Any, peer: PeerTarget, corpus: Corpus) -> bool:
+    try:
+        return bool(divergence.applies(peer, Case.of(corpus)))
+    except BleuError:
+        return False
+
+
+def _predictor(options: Config) -> Callable[[Config, Corpus], Answer]:
+    def predict(config: Config, corpus: Corpus) -> Answer:
+        return reference_prediction(config, corpus, **options)
+
+    return predict
+
+
+def _solved_parameters(answers: Sequence[Answer], config: Config, point: Point) -> list[Convention]:
+    """For each one-parameter smoothing, the parameter that explains the first diagnostic, if it explains all.
+
+    The parameter is found by bisection on a log scale over [1e-6, 1e6] (the score is monotone
+    in it), then written with 6 significant digits and checked on every diagnostic.
+    """
+    first = answers[0]
+    if not isinstance(first, float):
+        return []
+    corpus = point.diagnostics[0].corpus
+    found = []
+    for name, method in SMOOTHING_METHODS.items():
+        if method.parameter is None:
+            continue
+
+        def at(log_value: float, name: str = name) -> float:
+            value = Fraction(math.exp(log_value)).limit_denominator(10**9)
+            answer = reference_prediction(config, corpus, smoothing=name, smoothing_value=value)
+            return answer if isinstance(answer, float) else math.nan
+
+        low, high = math.log(1e-6), math.log(1e6)
+        f_low, f_high = at(low) - first, at(high) - first
+        if math.isnan(f_low) or math.isnan(f_high) or f_low * f_high > 0:
+            continue
+        for _ in range(80):
+            mid = (low + high) / 2
+            f_mid = at(mid) - first
+            if (f_mid < 0) == (f_low < 0):
+                low, f_low = mid, f_mid
+            else:
+                high = mid
+        value = f"{math.exp((low + high) / 2):.6g}"
+        options = {"smoothing": name, "smoothing_value": value, "zero_precision": "limit"}
+        predicted = [reference_prediction(config, d.corpus, **options) for d in point.diagnostics]
+        if all(map(agrees, answers, predicted)):
+            found.append(
+                Convention(
+                    f"smoothing {name}, {method.parameter} = {value}",
+                    _predictor(options),
+                    options,
+                    (),
+                    method.spec_id,
+                )
+            )
+    return found
+
+
+@dataclass(frozen=True)
+class Fingerprint:
+    """Every point's finding, and the reference options they add up to."""
+
+    findings: tuple[Finding, ...]
+    config: Config
+    flags: frozenset[str]
+
+    @property
+    def scale(self) -> float:
+        """100 for a percent target, else 1."""
+        return 100.0 if "percent" in self.flags else 1.0
+
+    @property
+    def divergences(self) -> tuple[str, ...]:
+        """Registered divergences the target was seen to follow."""
+        return tuple(sorted({d for f in self.findings if f.convention for d in f.convention.divergence}))
+
+
+def fingerprint(target: ProtocolTarget) -> Fingerprint:
+    """Ask every point's diagnostics, in order, each under the conventions found before it."""
+    config: Config = {}
+    flags: set[str] = set()
+    findings = []
+    target.count_errors = False
+    for point in POINTS:
+        if point.id == "FP-SCALE":
+            answers = [ask(target, d.corpus, raw=True) for d in point.diagnostics]
+        else:
+            answers = [ask(target, d.corpus) for d in point.diagnostics]
+        finding = settle(point, answers, config)
+        findings.append(finding)
+        if finding.convention is not None:
+            config.update(finding.convention.options)
+            flags |= finding.convention.flags
+            if point.id == "FP-SCALE":
+                target.scale = 100.0 if "percent" in finding.convention.flags else 1.0
+    target.count_errors = True
+    if config.get("smoothing") == "none":
+        del config["smoothing"]
+    return Fingerprint(tuple(findings), config, frozenset(flags))

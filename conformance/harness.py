@@ -1,0 +1,405 @@
+"""Serve a Python BLEU over the bleu-conform protocol (spec CONF-PROTOCOL).
+
+``python -m conformance.harness TARGET [--input tokens|text]`` where TARGET is a built-in
+(``reference``, ``nltk``, ``sacrebleu``, ``bleuscore``, ``torchmetrics``, each optionally
+configured as ``name[key=value,...]``) or ``module:attr``. The runner starts every Python
+target through this harness, in its own process, so a target that hangs or crashes its
+interpreter is killed and restarted without stopping the run, exactly as a ``--command``
+target in another language is. The harness also reports when the target changed its input
+(it keeps a deep copy), which another process cannot see.
+
+A ``module:attr`` target is either a callable ``f(hypotheses, references) -> float`` with the
+reference API's layout, or an adapter object with a ``capabilities`` dict (``input``,
+``levels``, ``statistics``, ``scale``) and methods ``corpus(hypotheses, references)`` and,
+optionally, ``sentence(hypothesis, references)``, each returning a number or a dict with
+``score`` and optionally ``statistics`` (``matches``, ``totals``, ``hyp_len``, ``ref_len``)
+and ``brevity_penalty``.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import json
+import logging
+import numbers
+import sys
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any, TextIO
+
+from conformance.protocol import PROTOCOL, VERSION, encode
+
+Scorer = Callable[[str, list[Any], list[list[Any]]], Any]
+
+
+class HarnessError(Exception):
+    """The target cannot be served (not installed, not found, bad parameters)."""
+
+    def __init__(self, reason: str, install: str = "") -> None:
+        super().__init__(reason)
+        self.reason, self.install = reason, install
+
+
+@dataclass
+class Served:
+    """A Python target ready to serve: its capabilities and one function for both levels."""
+
+    name: str
+    input: str
+    levels: list[str]
+    statistics: bool
+    score: Scorer
+    scale: str | None = None
+    versions: dict[str, str] = field(default_factory=dict)
+
+
+# --- built-in targets ------------------------------------------------------------------------
+
+EXTRA = "pip install 'reference-bleu[peers]'"
+
+
+def parse_builtin(spec: str) -> tuple[str, dict[str, str]]:
+    """``nltk[method=3,auto_reweigh=true]`` -> ("nltk", {"method": "3", "auto_reweigh": "true"})."""
+    name, _, rest = spec.partition("[")
+    params: dict[str, str] = {}
+    if rest:
+        if not rest.endswith("]"):
+            raise HarnessError(f"bad target {spec!r}: parameters are written name[key=value,...]")
+        for item in filter(None, rest[:-1].split(",")):
+            key, sep, value = item.partition("=")
+            if not sep:
+                raise HarnessError(f"bad parameter {item!r} in {spec!r}: expected key=value")
+            params[key.strip()] = value.strip()
+    return name, params
+
+
+def _flag(value: str) -> bool:
+    if value.lower() not in ("true", "false", "1", "0", "yes", "no"):
+        raise HarnessError(f"expected true or false, got {value!r}")
+    return value.lower() in ("true", "1", "yes")
+
+
+def _version(module: str) -> str:
+    try:
+        return version(module)
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def _import(module: str, pip_name: str) -> Any:
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise HarnessError(f"{pip_name} is not installed", EXTRA) from None
+
+
+def _check_params(name: str, params: dict[str, str], known: tuple[str, ...]) -> None:
+    unknown = sorted(set(params) - set(known))
+    if unknown:
+        raise HarnessError(f"{name}: unknown parameter(s) {', '.join(unknown)}; known: {', '.join(known)}")
+
+
+def _reference(params: dict[str, str]) -> Served:
+    from reference_bleu import corpus_bleu, sentence_bleu  # noqa: PLC0415
+    from reference_bleu.options import OPTION_NAMES  # noqa: PLC0415
+    from reference_bleu.options import VERSION as REFERENCE_VERSION  # noqa: PLC0415
+
+    _check_params("reference", params, OPTION_NAMES)
+    options: dict[str, Any] = {}
+    for key, value in params.items():
+        options[key] = int(value) if key == "max_order" else value
+        if key in ("effective_order", "unnormalized_weights"):
+            options[key] = _flag(value)
+
+    def score(level: str, hyps: list[Any], refs: list[list[Any]]) -> dict[str, Any]:
+        result = (
+            sentence_bleu(hyps[0], refs[0], **options)
+            if level == "sentence"
+            else corpus_bleu(hyps, refs, **options)
+        )
+        return {
+            "score": result.score,
+            "statistics": {
+                "matches": list(result.matches),
+                "totals": list(result.totals),
+                "hyp_len": result.hyp_len,
+                "ref_len": float(result.ref_len),
+            },
+            "brevity_penalty": result.brevity_penalty,
+        }
+
+    return Served(
+        "reference",
+        "tokens",
+        ["corpus", "sentence"],
+        True,
+        score,
+        "unit",
+        {"reference-bleu": REFERENCE_VERSION},
+    )
+
+
+def _nltk(params: dict[str, str]) -> Served:
+    _check_params("nltk", params, ("method", "auto_reweigh"))
+    bleu_score = _import("nltk.translate.bleu_score", "nltk")
+    method = int(params.get("method", "0"))
+    if not 0 <= method <= 7:
+        raise HarnessError(f"nltk: method must be 0..7, got {method}")
+    reweigh = _flag(params.get("auto_reweigh", "false"))
+    smoothing = getattr(bleu_score.SmoothingFunction(), f"method{method}")
+
+    def score(level: str, hyps: list[Any], refs: list[list[Any]]) -> float:
+        # nltk's own entry points, called as a user would: no copies (a mutation would show).
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            if level == "sentence":
+                return float(
+                    bleu_score.sentence_bleu(
+                        refs[0], hyps[0], smoothing_function=smoothing, auto_reweigh=reweigh
+                    )
+                )
+            return float(
+                bleu_score.corpus_bleu(refs, hyps, smoothing_function=smoothing, auto_reweigh=reweigh)
+            )
+
+    name = f"nltk[method={method}{',auto_reweigh=true' if reweigh else ''}]"
+    return Served(name, "tokens", ["corpus", "sentence"], False, score, "unit", {"nltk": _version("nltk")})
+
+
+def _sacrebleu(params: dict[str, str]) -> Served:
+    _check_params("sacrebleu", params, ("smooth", "value", "effective_order"))
+    bleu = _import("sacrebleu.metrics.bleu", "sacrebleu")
+    logging.getLogger("sacrebleu").setLevel(logging.ERROR)
+    smooth = params.get("smooth", "exp")
+    value = float(params["value"]) if "value" in params else None
+    eff = _flag(params.get("effective_order", "false"))
+    metric = bleu.BLEU(tokenize="none", smooth_method=smooth, smooth_value=value, effective_order=eff)
+
+    def score(level: str, hyps: list[Any], refs: list[list[Any]]) -> dict[str, Any]:
+        width = max((len(rs) for rs in refs), default=0)
+        streams = [[rs[k] if k < len(rs) else None for rs in refs] for k in range(width)]
+        if level == "sentence":
+            result = metric.sentence_score(hyps[0], refs[0])
+        else:
+            result = metric.corpus_score(hyps, streams)
+        return {
+            "score": result.score,
+            "statistics": {
+                "matches": list(result.counts),
+                "totals": list(result.totals),
+                "hyp_len": result.sys_len,
+                "ref_len": result.ref_len,
+            },
+        }
+
+    parts = [f"smooth={smooth}"] + ([f"value={value}"] if value is not None else [])
+    parts += ["effective_order=true"] if eff else []
+    return Served(
+        f"sacrebleu[{','.join(parts)}]",
+        "text",
+        ["corpus", "sentence"],
+        True,
+        score,
+        "percent",
+        {"sacrebleu": _version("sacrebleu")},
+    )
+
+
+def _bleuscore(params: dict[str, str]) -> Served:
+    _check_params("bleuscore", params, ("smooth",))
+    module = _import("bleuscore", "bleuscore")
+    smooth = _flag(params.get("smooth", "false"))
+
+    def score(level: str, hyps: list[Any], refs: list[list[Any]]) -> float:
+        return float(module.compute(refs, hyps, 4, smooth)["bleu"])
+
+    return Served(
+        f"bleuscore[smooth={str(smooth).lower()}]",
+        "text",
+        ["corpus"],
+        False,
+        score,
+        "unit",
+        {"bleuscore": _version("bleuscore")},
+    )
+
+
+def _torchmetrics(params: dict[str, str]) -> Served:
+    _check_params("torchmetrics", params, ("smooth",))
+    try:
+        functional = importlib.import_module("torchmetrics.functional.text")
+    except ImportError:
+        raise HarnessError(
+            "torchmetrics is not installed", "pip install 'reference-bleu[torchmetrics]' (torch, CPU build)"
+        ) from None
+    smooth = _flag(params.get("smooth", "false"))
+
+    def score(level: str, hyps: list[Any], refs: list[list[Any]]) -> float:
+        return float(functional.bleu_score(hyps, refs, n_gram=4, smooth=smooth))
+
+    return Served(
+        f"torchmetrics[smooth={str(smooth).lower()}]",
+        "text",
+        ["corpus"],
+        False,
+        score,
+        "unit",
+        {"torchmetrics": _version("torchmetrics"), "torch": _version("torch")},
+    )
+
+
+BUILTINS: dict[str, Callable[[dict[str, str]], Served]] = {
+    "reference": _reference,
+    "nltk": _nltk,
+    "sacrebleu": _sacrebleu,
+    "bleuscore": _bleuscore,
+    "torchmetrics": _torchmetrics,
+}
+
+
+# --- module:attr -----------------------------------------------------------------------------
+
+
+def _user(spec: str, input_kind: str) -> Served:
+    module_name, _, attr = spec.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as error:  # an import can fail in any way: say how, and go no further
+        raise HarnessError(f"cannot import {module_name!r}: {type(error).__name__}: {error}") from None
+    obj: Any = module
+    for part in attr.split("."):
+        if not hasattr(obj, part):
+            raise HarnessError(f"{module_name!r} has no attribute {attr!r}")
+        obj = getattr(obj, part)
+    capabilities = getattr(obj, "capabilities", None)
+    if isinstance(capabilities, dict):  # an adapter object
+        levels = list(capabilities.get("levels", ["corpus"]))
+
+        def adapter_score(level: str, hyps: list[Any], refs: list[list[Any]]) -> Any:
+            if level == "sentence":
+                return obj.sentence(hyps[0], refs[0])
+            return obj.corpus(hyps, refs)
+
+        return Served(
+            str(capabilities.get("name", spec)),
+            str(capabilities.get("input", input_kind)),
+            levels,
+            bool(capabilities.get("statistics", False)),
+            adapter_score,
+            capabilities.get("scale"),
+        )
+    if not callable(obj):
+        raise HarnessError(f"{spec} is neither callable nor an adapter with a capabilities dict")
+
+    def call(level: str, hyps: list[Any], refs: list[list[Any]]) -> Any:
+        return obj(hyps, refs)
+
+    return Served(spec, input_kind, ["corpus"], False, call)
+
+
+def resolve(spec: str, input_kind: str = "tokens") -> Served:
+    """A target spec (built-in or ``module:attr``) made ready to serve."""
+    if ":" in spec:
+        return _user(spec, input_kind)
+    name, params = parse_builtin(spec)
+    if name not in BUILTINS:
+        raise HarnessError(f"unknown target {name!r}; built-ins: {', '.join(BUILTINS)}; or module:attr")
+    return BUILTINS[name](params)
+
+
+# --- serving ---------------------------------------------------------------------------------
+
+
+def _number(value: Any) -> Any:
+    """A number for JSON (NaN and infinities included); anything else as its repr in a list."""
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        return float(value)
+    if hasattr(value, "item") and callable(value.item):  # a NumPy scalar or 0-d tensor
+        try:
+            return _number(value.item())
+        except (TypeError, ValueError):
+            pass
+    return ["not a number", repr(value)[:200]]
+
+
+def answer(served: Served, request: dict[str, Any]) -> dict[str, Any]:
+    """The result message for one score request."""
+    seq, level = request["seq"], request["level"]
+    hyps, refs = request["hypotheses"], request["references"]
+    before = copy.deepcopy((hyps, refs))
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            value = served.score(level, hyps, refs)
+    except Exception as error:  # the target's failure is the answer
+        return {
+            "type": "result",
+            "seq": seq,
+            "status": "error",
+            "error": f"{type(error).__name__}: {error}"[:500],
+        }
+    out: dict[str, Any] = {"type": "result", "seq": seq, "status": "ok"}
+    if isinstance(value, dict):
+        out["score"] = _number(value.get("score"))
+        if value.get("statistics") is not None:
+            out["statistics"] = value["statistics"]
+        if value.get("brevity_penalty") is not None:
+            out["brevity_penalty"] = _number(value["brevity_penalty"])
+    else:
+        out["score"] = _number(value)
+    if (hyps, refs) != before:
+        out["mutated"] = True
+    return out
+
+
+def serve(served: Served, stdin: TextIO, stdout: TextIO) -> None:
+    """Answer requests until ``stop`` or end of input."""
+    for line in stdin:
+        request = json.loads(line)
+        if request.get("type") == "stop":
+            return
+        if request.get("type") == "hello":
+            message: dict[str, Any] = {
+                "type": "capabilities",
+                "protocol": PROTOCOL,
+                "version": VERSION,
+                "name": served.name,
+                "input": served.input,
+                "levels": served.levels,
+                "statistics": served.statistics,
+                "versions": {"python": sys.version.split()[0], **served.versions},
+            }
+            if served.scale:
+                message["scale"] = served.scale
+        else:
+            message = answer(served, request)
+        stdout.write(encode(message))
+        stdout.flush()
+
+
+def main(argv: list[str]) -> int:
+    """Serve one target on standard input and output."""
+    spec = argv[0] if argv else ""
+    input_kind = argv[2] if len(argv) > 2 and argv[1] == "--input" else "tokens"
+    real_stdout = sys.stdout
+    sys.stdout = sys.stderr  # a target that prints must not corrupt the protocol stream
+    try:
+        served = resolve(spec, input_kind)
+    except HarnessError as error:
+        for line in sys.stdin:  # answer the hello with why the target cannot run
+            real_stdout.write(
+                encode({"type": "unavailable", "reason": error.reason, "install": error.install})
+            )
+            real_stdout.flush()
+            if json.loads(line).get("type") == "hello":
+                break
+        return 0
+    serve(served, sys.stdin, real_stdout)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

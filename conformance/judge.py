@@ -1,0 +1,456 @@
+"""Judging a fingerprinted target: invariants, vectors, differential tests, robustness (spec CONF-JUDGE).
+
+Every check has an ID and ends as ``pass``, ``fail`` (with the shrunk counterexample),
+``explained`` (it differs, and a registered peer divergence's model reproduces the target's
+answer: not conformant, but known), or ``n/a`` (with the reason: the target lacks the
+capability, or the invariant does not hold under the convention it follows, spec 09).
+A target is conformant when every point of its fingerprint is a spec convention and no check
+is ``fail`` or ``explained``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from hypothesis import HealthCheck, assume, given, seed, settings
+from hypothesis import strategies as st
+from hypothesis.errors import Flaky, Unsatisfiable
+
+from conformance.client import FAULT_KINDS, ProtocolTarget, TargetFaultError, TargetSkippedError
+from conformance.divergences import REGISTRY
+from conformance.fingerprint import PEERS, Config, Corpus, Fingerprint, _peer_name, reference_prediction
+from conformance.invariants import INVARIANTS, Invariant, holds
+from conformance.loader import load_vectors
+from conformance.models import Case, model
+from conformance.strategies import corpora
+from reference_bleu import corpus_bleu, sentence_bleu
+from reference_bleu.errors import BleuError
+from reference_bleu.options import make_options
+
+#: Relative tolerance of the differential checks: a binary64 BLEU is within a few ulp of the
+#: exact value; a percent scale adds two roundings and the 12-digit reading of CONF-SCALE.
+DIFF_TOLERANCE = 1e-11
+
+
+@dataclass(frozen=True)
+class Check:
+    """The outcome of one check."""
+
+    id: str
+    title: str
+    status: str  # pass, fail, explained, n/a
+    detail: str = ""
+    spec_ids: tuple[str, ...] = ()
+    counterexample: Any = None
+    explained_by: tuple[str, ...] = ()
+
+
+class CheckFailureError(AssertionError):
+    """A check failed on one input (hypothesis shrinks it)."""
+
+    def __init__(self, message: str, example: Any, explained_by: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.example, self.explained_by = example, explained_by
+
+
+@dataclass
+class Judge:
+    """Runs every check on one fingerprinted target."""
+
+    target: ProtocolTarget
+    fingerprint: Fingerprint
+    examples: int = 100
+    seed: int = 0
+    checks: list[Check] = field(default_factory=list)
+
+    @property
+    def config(self) -> Config:
+        """The reference's options under the target's conventions."""
+        return self.fingerprint.config
+
+    def acceptable(self, corpus: Corpus) -> bool:
+        """Inputs the target's conventions let it refuse are left out of generated inputs (and said so)."""
+        hyps, refs = corpus
+        flags = self.fingerprint.flags
+        if "error-on-empty-hypothesis" in flags and any(not h for h in hyps):
+            return False
+        if "error-on-empty-reference" in flags and any(not r for rs in refs for r in rs):
+            return False
+        if "error-on-undefined" in flags:
+            return all(len(h) >= make_options(**self.config).max_order for h in hyps)
+        return True
+
+    def _run(
+        self,
+        ident: str,
+        title: str,
+        strategy: st.SearchStrategy[Any],
+        body: Callable[[Any], None],
+        spec_ids: tuple[str, ...],
+    ) -> Check:
+        def test(example: Any) -> None:
+            try:
+                body(example)
+            except TargetSkippedError:
+                assume(False)
+            except TargetFaultError as fault:
+                raise CheckFailureError(f"the target failed ({fault})", example) from None
+
+        runner = seed(self.seed)(
+            settings(
+                max_examples=self.examples,
+                database=None,
+                deadline=None,
+                derandomize=False,
+                suppress_health_check=list(HealthCheck),
+                print_blob=False,
+                report_multiple_bugs=False,
+            )(given(strategy)(test))
+        )
+        try:
+            runner()
+        except CheckFailureError as failure:
+            status = "explained" if failure.explained_by else "fail"
+            return Check(ident, title, status, str(failure), spec_ids, failure.example, failure.explained_by)
+        except AssertionError as failure:  # an invariant's own violation
+            return Check(ident, title, "fail", str(failure), spec_ids, getattr(failure, "example", None))
+        except Flaky as error:
+            return Check(ident, title, "fail", f"nondeterministic: {error}"[:500], spec_ids)
+        except Unsatisfiable:
+            return Check(ident, title, "n/a", "the target skipped every generated input", spec_ids)
+        return Check(ident, title, "pass", f"{self.examples} generated examples", spec_ids)
+
+    # -- fingerprint ------------------------------------------------------------------------
+
+    def fingerprint_checks(self) -> None:
+        """One row per point: a spec convention passes; a divergence or an unknown behaviour does not."""
+        for finding in self.fingerprint.findings:
+            point, convention = finding.point, finding.convention
+            if convention is None:
+                self.checks.append(
+                    Check(
+                        point.id,
+                        point.question,
+                        "fail",
+                        "matches no known convention",
+                        point.ec,
+                        finding.evidence(),
+                    )
+                )
+            elif convention.divergence:
+                self.checks.append(
+                    Check(
+                        point.id,
+                        point.question,
+                        "explained",
+                        convention.name,
+                        point.ec,
+                        finding.evidence(),
+                        tuple(d for d in convention.divergence if d != "peer"),
+                    )
+                )
+            else:
+                also = [m.name for m in finding.matched[1:]]
+                detail = convention.name + (f" (equally: {'; '.join(also)})" if also else "")
+                self.checks.append(Check(point.id, point.question, "pass", detail, point.ec))
+
+    # -- invariants -------------------------------------------------------------------------
+
+    def invariant_checks(self) -> None:
+        """Each invariant that must hold under the target's conventions, on generated inputs."""
+        caps = self.target.capabilities
+        has = {
+            "statistics": caps.statistics,
+            "sentence": "sentence" in caps.levels,
+            "brevity_penalty": caps.statistics,
+        }
+        for invariant in INVARIANTS:
+            missing = [need for need in sorted(invariant.needs) if not has.get(need, False)]
+            if missing:
+                self.checks.append(
+                    Check(
+                        invariant.id,
+                        invariant.statement,
+                        "n/a",
+                        f"target exposes no {', '.join(missing)}",
+                        (invariant.id,),
+                    )
+                )
+            elif not holds(invariant.id, self.config) or self._broken_by_divergence(invariant):
+                self.checks.append(
+                    Check(
+                        invariant.id,
+                        invariant.statement,
+                        "n/a",
+                        "does not hold under the target's conventions (spec 09)",
+                        (invariant.id,),
+                    )
+                )
+            else:
+                self.checks.append(self._invariant(invariant))
+
+    def _broken_by_divergence(self, invariant: Invariant) -> bool:
+        return invariant.id in ("INV-ZERO",) and bool(self.fingerprint.divergences)
+
+    def _invariant(self, invariant: Invariant) -> Check:
+        def body(example: Any) -> None:
+            corpus = _corpus_of(example)
+            if corpus is not None:
+                assume(self.acceptable(corpus))
+            invariant.check(self.target, example)
+
+        return self._run(invariant.id, invariant.statement, invariant.strategy, body, (invariant.id,))
+
+    # -- differential -----------------------------------------------------------------------
+
+    def expected(self, corpus: Corpus) -> float | str:
+        """The reference's answer under the target's conventions."""
+        return reference_prediction(self.config, corpus)
+
+    def explain(self, corpus: Corpus, answer: float | str) -> tuple[str, ...]:
+        """The registered divergences whose peer model reproduces ``answer`` on ``corpus`` (with the peer)."""
+        found: list[str] = []
+        for peer in PEERS:
+            try:
+                case = Case.of(corpus)
+                value = model(peer, case)
+            except BleuError:
+                continue
+            if (
+                isinstance(value, float)
+                and isinstance(answer, float)
+                and math.isclose(value, answer, rel_tol=DIFF_TOLERANCE, abs_tol=1e-300)
+            ):
+                applied = [d.id for d in REGISTRY if d.applies(peer, case)]
+                if applied:
+                    found += [_peer_name(peer), *applied]
+        return tuple(dict.fromkeys(found))
+
+    def differential_checks(self) -> None:
+        """Scores (corpus, sentence) and statistics against the reference configured to the conventions."""
+
+        def corpus_body(corpus: Corpus) -> None:
+            assume(self.acceptable(corpus))
+            try:
+                answer: float | str = self.target.corpus(*corpus).score
+            except TargetFaultError as fault:
+                if fault.kind != "error":
+                    raise
+                answer = "error"
+            expected = self.expected(corpus)
+            if not _agree(answer, expected):
+                raise CheckFailureError(
+                    f"target {answer!r} != reference {expected!r} under {self.config}",
+                    corpus,
+                    self.explain(corpus, answer) if isinstance(answer, float) else (),
+                )
+
+        self.checks.append(
+            self._run(
+                "DIFF-CORPUS",
+                "corpus score equals the reference's under the same conventions",
+                corpora(),
+                corpus_body,
+                ("BLEU-EVAL",),
+            )
+        )
+        caps = self.target.capabilities
+        if "sentence" in caps.levels:
+
+            def sentence_body(corpus: Corpus) -> None:
+                one = (corpus[0][:1], corpus[1][:1])
+                assume(self.acceptable(one))
+                outcome = self.target.sentence(one[0][0], one[1][0])
+                assert outcome is not None
+                try:
+                    expected: float | str = sentence_bleu(one[0][0], one[1][0], **self.config).score
+                except BleuError:
+                    expected = "error"
+                if not _agree(outcome.score, expected):
+                    raise CheckFailureError(
+                        f"sentence score {outcome.score!r} != reference {expected!r}",
+                        one,
+                        self.explain(one, outcome.score),
+                    )
+
+            self.checks.append(
+                self._run(
+                    "DIFF-SENTENCE",
+                    "sentence score equals the reference's",
+                    corpora(max_segments=1),
+                    sentence_body,
+                    ("EC-009",),
+                )
+            )
+        else:
+            self.checks.append(
+                Check(
+                    "DIFF-SENTENCE",
+                    "sentence score equals the reference's",
+                    "n/a",
+                    "no sentence entry point",
+                    ("EC-009",),
+                )
+            )
+        if caps.statistics:
+
+            def stats_body(corpus: Corpus) -> None:
+                assume(self.acceptable(corpus))
+                out = self.target.corpus(*corpus)
+                ref = corpus_bleu(*corpus, **self.config)
+                n = len(ref.matches)
+                got = (
+                    out.matches[:n] if out.matches else out.matches,
+                    out.totals[:n] if out.totals else out.totals,
+                    out.hyp_len,
+                    out.ref_len,
+                )
+                want = (ref.matches, ref.totals, ref.hyp_len, ref.ref_len)
+                if got != want:
+                    raise CheckFailureError(f"statistics (m, l, c, r) {got} != reference {want}", corpus)
+
+            self.checks.append(
+                self._run(
+                    "DIFF-STATS",
+                    "statistics equal the reference's, exactly",
+                    corpora(),
+                    stats_body,
+                    ("BLEU-STATS", "BLEU-CORPUS"),
+                )
+            )
+        else:
+            self.checks.append(
+                Check(
+                    "DIFF-STATS",
+                    "statistics equal the reference's, exactly",
+                    "n/a",
+                    "target exposes no statistics",
+                    ("BLEU-STATS",),
+                )
+            )
+
+    # -- vectors ----------------------------------------------------------------------------
+
+    def vector_checks(self) -> None:
+        """The vectors whose options are the target's conventions; ``acceptable`` alternatives honoured."""
+        mine = make_options(**self.config)
+        explained_by: dict[str, None] = {}
+        failures: list[str] = []
+        explained: list[str] = []
+        used = 0
+        for vector in load_vectors():
+            try:
+                if make_options(**vector.api_options()) != mine:
+                    continue
+            except BleuError:
+                continue
+            corpus = (vector.data["hypotheses"], vector.data["references"])
+            if vector.is_error or not self.acceptable(corpus):
+                continue
+            used += 1
+            try:
+                answer: float | str = self.target.corpus(*corpus).score
+            except (TargetFaultError, TargetSkippedError) as fault:
+                answer = f"error ({fault})"
+            allowed = [float(vector.expected_score())] + [
+                float(a["score"])
+                for a in vector.data.get("acceptable", ())
+                if a["convention"] in self._convention_names()
+            ]
+            if not any(_agree(answer, value) for value in allowed):
+                why = self.explain(corpus, answer)
+                (explained if why else failures).append(f"{vector.id}: {answer!r} != {allowed[0]!r}")
+                explained_by.update(dict.fromkeys(why))
+        title = "vectors under the target's conventions"
+        if explained and not failures:
+            self.checks.append(
+                Check(
+                    "VECTORS",
+                    title,
+                    "explained",
+                    f"{len(explained)} of {used} differ: " + "; ".join(explained[:3]),
+                    ("CONF-VECTORS",),
+                    None,
+                    tuple(explained_by),
+                )
+            )
+            return
+        if not used:
+            self.checks.append(
+                Check("VECTORS", title, "n/a", "no vector has these options", ("CONF-VECTORS",))
+            )
+        elif failures:
+            self.checks.append(
+                Check(
+                    "VECTORS",
+                    title,
+                    "fail",
+                    f"{len(failures)} of {used} differ: " + "; ".join(failures[:5]),
+                    ("CONF-VECTORS",),
+                )
+            )
+        else:
+            self.checks.append(Check("VECTORS", title, "pass", f"{used} vectors", ("CONF-VECTORS",)))
+
+    def _convention_names(self) -> set[str]:
+        return {f.convention.name for f in self.fingerprint.findings if f.convention}
+
+    # -- robustness -------------------------------------------------------------------------
+
+    def robustness_checks(self) -> None:
+        """One row per kind of misbehaviour seen in the whole run (spec CONF-ROBUST)."""
+        for kind in FAULT_KINDS:
+            count = self.target.faults.get(kind, 0)
+            ident = f"ROB-{kind.upper()}"
+            title = f"no {kind} on valid input" if kind != "error" else "no error on valid input"
+            if count:
+                self.checks.append(
+                    Check(
+                        ident,
+                        title,
+                        "fail",
+                        f"{count} time(s); first: {self.target.first_fault[kind]}",
+                        ("CONF-ROBUST",),
+                    )
+                )
+            else:
+                self.checks.append(
+                    Check(ident, title, "pass", f"{self.target.calls} calls", ("CONF-ROBUST",))
+                )
+
+    def run(self) -> list[Check]:
+        """Every check, in report order."""
+        self.fingerprint_checks()
+        self.invariant_checks()
+        self.vector_checks()
+        self.differential_checks()
+        self.robustness_checks()
+        return self.checks
+
+
+def _corpus_of(example: Any) -> Corpus | None:
+    """The corpus inside an invariant's example (some carry a permutation or mapping beside it)."""
+    if (
+        isinstance(example, tuple)
+        and len(example) == 2
+        and isinstance(example[0], list)
+        and isinstance(example[1], list)
+    ):
+        return example
+    if isinstance(example, tuple) and example and isinstance(example[0], tuple):
+        return _corpus_of(example[0])
+    return None
+
+
+def _agree(answer: float | str, expected: float | str) -> bool:
+    if isinstance(answer, str) or isinstance(expected, str):
+        return (
+            isinstance(answer, str)
+            and isinstance(expected, str)
+            and answer.startswith("error")
+            and expected.startswith("error")
+        )
+    return math.isclose(answer, expected, rel_tol=DIFF_TOLERANCE, abs_tol=1e-300)

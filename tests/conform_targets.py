@@ -1,0 +1,149 @@
+"""Python targets for the conformance runner's tests: one correct, independent BLEU and broken ones.
+
+``independent_bleu`` is written from the paper in floating point, without reference_bleu, so
+that the runner is shown to accept a correct implementation it was not written for. Each
+broken target misbehaves in one way, which the runner must name.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+Corpus = tuple[Sequence[Sequence[str]], Sequence[Sequence[Sequence[str]]]]
+
+
+def _grams(tokens: Sequence[str], n: int) -> Counter[tuple[str, ...]]:
+    return Counter(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
+
+
+def _statistics(
+    hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]], clip: bool = True
+) -> dict[str, Any]:
+    if not hyps:
+        raise ValueError("empty corpus")
+    matches, totals, c, r = [0] * 4, [0] * 4, 0, 0
+    for hyp, segment_refs in zip(hyps, refs, strict=True):
+        if not segment_refs:
+            raise ValueError("no reference")
+        c += len(hyp)
+        r += min((abs(len(x) - len(hyp)), len(x)) for x in segment_refs)[1]
+        for n in range(1, 5):
+            ref_counts = [_grams(x, n) for x in segment_refs]
+            for g, k in _grams(hyp, n).items():
+                best = max(rc[g] for rc in ref_counts)
+                matches[n - 1] += (k if best else 0) if not clip else min(k, best)
+                totals[n - 1] += k
+    return {"matches": matches, "totals": totals, "hyp_len": c, "ref_len": r}
+
+
+def _score(stats: dict[str, Any]) -> float:
+    if not all(stats["matches"]):
+        return 0.0
+    log = sum(0.25 * math.log(m / t) for m, t in zip(stats["matches"], stats["totals"], strict=True))
+    c, r = stats["hyp_len"], stats["ref_len"]
+    return (1.0 if c >= r else math.exp(1 - r / c)) * math.exp(log)
+
+
+def independent_bleu(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]) -> float:
+    """Corpus BLEU, N = 4, closest reference length (ties to the shorter), no smoothing."""
+    return _score(_statistics(hyps, refs))
+
+
+def text_bleu(hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> float:
+    """The same on space-joined strings (``--input text``)."""
+    return independent_bleu([h.split() for h in hyps], [[r.split() for r in rs] for rs in refs])
+
+
+def percent_bleu(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]) -> float:
+    """The same on a 0-100 scale."""
+    return 100 * independent_bleu(hyps, refs)
+
+
+class Adapter:
+    """An adapter object: declares capabilities, gives statistics and a sentence entry point."""
+
+    capabilities: ClassVar[dict[str, Any]] = {
+        "name": "adapter",
+        "input": "tokens",
+        "levels": ["corpus", "sentence"],
+        "statistics": True,
+    }
+
+    def corpus(
+        self, hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]
+    ) -> dict[str, Any]:
+        stats = _statistics(hyps, refs)
+        return {"score": _score(stats), "statistics": stats}
+
+    def sentence(self, hyp: Sequence[str], refs: Sequence[Sequence[str]]) -> dict[str, Any]:
+        return self.corpus([hyp], [refs])
+
+
+adapter = Adapter()
+
+
+# --- broken ----------------------------------------------------------------------------------
+
+
+def no_clip(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]) -> float:
+    """Counts are not clipped."""
+    return _score(_statistics(hyps, refs, clip=False))
+
+
+def raises(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]) -> float:
+    """Raises on a valid corpus whose first hypothesis has 3 tokens."""
+    if hyps and len(hyps[0]) == 3:
+        raise RuntimeError("boom")
+    return independent_bleu(hyps, refs)
+
+
+def nan(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]) -> float:
+    """NaN where the answer is 0."""
+    value = independent_bleu(hyps, refs)
+    return math.nan if value == 0.0 else value
+
+
+def out_of_range(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]) -> float:
+    """Scores above 1."""
+    return 1.5 * independent_bleu(hyps, refs) + 0.5
+
+
+def wrong_type(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]) -> Any:
+    """Returns the score as a string."""
+    return f"{independent_bleu(hyps, refs):.4f}"
+
+
+def hangs(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]) -> float:
+    """Never answers when the corpus has more than one segment."""
+    if len(hyps) > 1:
+        time.sleep(3600)
+    return independent_bleu(hyps, refs)
+
+
+def crashes(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]) -> float:
+    """Kills its own process on a corpus of two segments."""
+    if len(hyps) == 2:
+        os._exit(3)
+    return independent_bleu(hyps, refs)
+
+
+def mutates(hyps: Any, refs: Any) -> float:
+    """Lower-cases the hypotheses in place."""
+    value = independent_bleu(hyps, refs)
+    for h in hyps:
+        h[:] = [t.lower() for t in h]
+        h.append("x")
+    return value
+
+
+def macro(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]) -> float:
+    """The mean of sentence scores (EC-009's macro: a named convention, not the paper's BLEU)."""
+    return sum(independent_bleu([h], [r]) for h, r in zip(hyps, refs, strict=True)) / len(hyps)
+
+
+NOT_CALLABLE = 42
