@@ -87,29 +87,12 @@ def run_target(  # noqa: PLR0917 -- the runner's settings, passed through as giv
             print(f"conform: {caps.name}: fingerprinting", file=sys.stderr, flush=True)
         found = fingerprint(target)
         judge = Judge(target, found, examples=examples, seed=seed)
-        judge.fingerprint_checks()
-        declared = declared_scale or caps.scale
-        if declared is not None:
-            observed = "percent" if found.scale == 100.0 else "unit"
-            status = "pass" if declared == observed else "fail"
-            judge.checks.append(
-                Check(
-                    "FP-SCALE-DECLARED",
-                    "the declared scale is the observed one",
-                    status,
-                    f"declared {declared}, observed {observed}",
-                    ("EC-013",),
-                )
-            )
-        for stage in (judge.invariant_checks, judge.vector_checks, judge.differential_checks):
+
+        def say(stage: str) -> None:
             if progress:
-                print(
-                    f"conform: {caps.name}: {stage.__name__.replace('_checks', '')}",
-                    file=sys.stderr,
-                    flush=True,
-                )
-            stage()
-        judge.robustness_checks()
+                print(f"conform: {caps.name}: {stage}", file=sys.stderr, flush=True)
+
+        judge.run(declared_scale or caps.scale, say)
         conformant = all(c.status in ("pass", "n/a") for c in judge.checks)
         return TargetReport(
             spec, caps.name, True, conformant, judge.checks, found.config, dict(caps.versions)
@@ -154,22 +137,11 @@ def _cell(check: Check | None) -> str:
     if check is None:
         return ""
     mark = _MARK[check.status]
-    if check.explained_by:
-        check = Check(
-            check.id,
-            check.title,
-            check.status,
-            check.detail,
-            check.spec_ids,
-            check.counterexample,
-            tuple(d for d in check.explained_by if d.startswith("DIV-")),
-        )
+    divergences = [d for d in check.explained_by if d.startswith("DIV-")]
+    why = f" ({', '.join(divergences)})" if divergences else ""
     if check.id.startswith("FP-") and check.status != "fail":
-        why = f" ({', '.join(check.explained_by)})" if check.explained_by else ""
         return f"{mark}: {check.detail.split(' (equally')[0]}{why}"
-    if check.explained_by:
-        return f"{mark} ({', '.join(check.explained_by)})"
-    return mark
+    return mark + why
 
 
 def _rows(reports: list[TargetReport]) -> list[str]:

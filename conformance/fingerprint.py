@@ -471,17 +471,21 @@ def _explain_peer(convention: Convention, point: Point, config: Config) -> Conve
     if not convention.divergence:
         return convention
     peer = next(p for p in PEERS if _peer_name(p) == convention.name)
-    applied = sorted({d.id for d in REGISTRY for diag in point.diagnostics if _applies(d, peer, diag.corpus)})
+    applied = sorted(
+        {ident for diag in point.diagnostics for ident in applied_divergences(peer, diag.corpus)}
+    )
     return Convention(
         convention.name, convention.predict, convention.options, tuple(applied) or ("peer",), convention.spec
     )
 
 
-def _applies(divergence: Any, peer: PeerTarget, corpus: Corpus) -> bool:
+def applied_divergences(peer: PeerTarget, corpus: Corpus | Case) -> list[str]:
+    """The IDs of the registered divergences whose predicate holds for ``peer`` on ``corpus``."""
     try:
-        return bool(divergence.applies(peer, Case.of(corpus)))
+        case = corpus if isinstance(corpus, Case) else Case.of(corpus)
     except BleuError:
-        return False
+        return []
+    return [d.id for d in REGISTRY if d.applies(peer, case)]
 
 
 def _predictor(options: Config) -> Callable[[Config, Corpus], Answer]:

@@ -20,8 +20,15 @@ from hypothesis import strategies as st
 from hypothesis.errors import Flaky, Unsatisfiable
 
 from conformance.client import FAULT_KINDS, ProtocolTarget, TargetFaultError, TargetSkippedError
-from conformance.divergences import REGISTRY
-from conformance.fingerprint import PEERS, Config, Corpus, Fingerprint, _peer_name, reference_prediction
+from conformance.fingerprint import (
+    PEERS,
+    Config,
+    Corpus,
+    Fingerprint,
+    _peer_name,
+    applied_divergences,
+    reference_prediction,
+)
 from conformance.invariants import INVARIANTS, Invariant, holds
 from conformance.loader import load_vectors
 from conformance.models import Case, model
@@ -212,19 +219,19 @@ class Judge:
 
     def explain(self, corpus: Corpus, answer: float | str) -> tuple[str, ...]:
         """The registered divergences whose peer model reproduces ``answer`` on ``corpus`` (with the peer)."""
+        if not isinstance(answer, float):
+            return ()
+        try:
+            case = Case.of(corpus)
+        except BleuError:
+            return ()
         found: list[str] = []
         for peer in PEERS:
-            try:
-                case = Case.of(corpus)
-                value = model(peer, case)
-            except BleuError:
-                continue
-            if (
-                isinstance(value, float)
-                and isinstance(answer, float)
-                and math.isclose(value, answer, rel_tol=DIFF_TOLERANCE, abs_tol=1e-300)
+            value = model(peer, case)
+            if isinstance(value, float) and math.isclose(
+                value, answer, rel_tol=DIFF_TOLERANCE, abs_tol=1e-300
             ):
-                applied = [d.id for d in REGISTRY if d.applies(peer, case)]
+                applied = applied_divergences(peer, case)
                 if applied:
                     found += [_peer_name(peer), *applied]
         return tuple(dict.fromkeys(found))
@@ -421,12 +428,32 @@ class Judge:
                     Check(ident, title, "pass", f"{self.target.calls} calls", ("CONF-ROBUST",))
                 )
 
-    def run(self) -> list[Check]:
-        """Every check, in report order."""
+    def declared_scale_check(self, declared: str | None) -> None:
+        """A declared scale (``--scale`` or the target's capabilities) must be the observed one."""
+        if declared is None:
+            return
+        observed = "percent" if self.fingerprint.scale == 100.0 else "unit"
+        status = "pass" if declared == observed else "fail"
+        self.checks.append(
+            Check(
+                "FP-SCALE-DECLARED",
+                "the declared scale is the observed one",
+                status,
+                f"declared {declared}, observed {observed}",
+                ("EC-013",),
+            )
+        )
+
+    def run(
+        self, declared_scale: str | None = None, progress: Callable[[str], None] | None = None
+    ) -> list[Check]:
+        """Every check, in report order; ``progress`` is told the name of each stage as it starts."""
         self.fingerprint_checks()
-        self.invariant_checks()
-        self.vector_checks()
-        self.differential_checks()
+        self.declared_scale_check(declared_scale)
+        for stage in (self.invariant_checks, self.vector_checks, self.differential_checks):
+            if progress:
+                progress(stage.__name__.replace("_checks", ""))
+            stage()
         self.robustness_checks()
         return self.checks
 
