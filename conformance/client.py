@@ -29,6 +29,10 @@ from conformance.protocol import PROTOCOL, VERSION, encode, hello
 from conformance.targets import Hypotheses, Outcome, References, Tokens
 
 MAX_TIMEOUTS = 3
+#: Two scores of a target under test are the same score within this relative tolerance: a
+#: binary64 BLEU is within a few ulp of the exact value, whatever order it sums in; a percent
+#: scale adds two roundings and the 12-digit reading of CONF-SCALE (spec CONF-JUDGE).
+SCORE_TOLERANCE = 1e-11
 FAULT_KINDS = (
     "error",
     "timeout",
@@ -90,6 +94,7 @@ class ProtocolTarget:
     first_fault: dict[str, str] = field(default_factory=dict)
     calls: int = 0
     count_errors: bool = True  # off while fingerprinting: an error is then an answer, not a fault
+    score_tolerance: float = SCORE_TOLERANCE  # read by the metamorphic invariants
     _process: subprocess.Popen[str] | None = None
     _lines: queue.Queue[str | None] | None = None
     _capabilities: Capabilities | None = None

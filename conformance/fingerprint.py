@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from conformance.client import ProtocolTarget, TargetFaultError, TargetSkippedError
+from conformance.client import SCORE_TOLERANCE, ProtocolTarget, TargetFaultError, TargetSkippedError
 from conformance.divergences import REGISTRY, SACREBLEU_CONFIGS
 from conformance.models import Case, PeerTarget, model, reference_options
 from conformance.targets import NltkTarget
@@ -33,8 +33,12 @@ Answer = float | str  # a score on [0, 1] (or raw, for the scale), "error", or "
 Config = dict[str, Any]
 
 #: Relative tolerance when matching an answer to a prediction (far below the gaps between
-#: conventions on the diagnostics, which tests show exceed 1e-6; far above float rounding).
+#: conventions on the diagnostics, which tests show exceed BINARY32_TOLERANCE; far above
+#: binary64 rounding).
 MATCH_TOLERANCE = 1e-9
+#: The same for a target that computes in binary32 (a tensor library's default dtype): its
+#: logs, sums and exponentials each round to 2^-24, and a score is off by up to some 1e-6.
+BINARY32_TOLERANCE = 1e-5
 
 
 def words(text: str) -> list[str]:
@@ -64,6 +68,8 @@ class Convention:
     divergence: tuple[str, ...] = ()  # registered divergences this convention is (not a spec choice)
     spec: str = ""  # the spec section naming it
     flags: frozenset[str] = frozenset()  # e.g. "error-on-empty-hypothesis", read by the judge
+    tolerance: float = MATCH_TOLERANCE  # how close an answer must be to the prediction
+    breaks: frozenset[str] = frozenset()  # invariants (spec 09) this behaviour is known to break
 
 
 @dataclass(frozen=True)
@@ -191,15 +197,43 @@ _SCALE = (
 
 
 def _scale(config: Config) -> tuple[Convention, ...]:
+    """Unit or percent: a factor of 100 apart, told apart at any precision (FP-PRECISION follows)."""
     return (
-        _by_reference("unit: BLEU in [0, 1]", "EC-013"),
+        Convention(
+            "unit: BLEU in [0, 1]",
+            reference_prediction,
+            tolerance=BINARY32_TOLERANCE,
+            spec="EC-013",
+        ),
         Convention(
             "percent: 100 x BLEU",
             lambda c, corpus: _times(reference_prediction(c, corpus), 100),
-            {},
-            (),
-            "EC-013",
-            frozenset({"percent"}),
+            spec="EC-013",
+            flags=frozenset({"percent"}),
+            tolerance=BINARY32_TOLERANCE,
+        ),
+    )
+
+
+#: Irrational scores that every other convention leaves alone (one segment, one reference,
+#: every p_n = 1, which every smoothing keeps at 1): the score is BP = exp(1 - r/c).
+_PRECISION = (
+    Diagnostic("BP = exp(1 - 8/6), every p_n = 1", ([_alphabet(6)], [[_alphabet(8)]])),
+    Diagnostic("BP = exp(1 - 13/7), every p_n = 1", ([_alphabet(7)], [[_alphabet(13)]])),
+)
+
+
+def _precision(config: Config) -> tuple[Convention, ...]:
+    """binary64 (or exact) to MATCH_TOLERANCE; binary32, a known way to fall short (EC-013)."""
+    return (
+        Convention("binary64: within 1e-9 of the exact score", reference_prediction, spec="EC-013"),
+        Convention(
+            "binary32: within 1e-5 only (float32 arithmetic)",
+            reference_prediction,
+            divergence=("EC-013",),
+            spec="EC-013",
+            flags=frozenset({"binary32"}),
+            tolerance=BINARY32_TOLERANCE,
         ),
     )
 
@@ -274,7 +308,11 @@ def _zero(config: Config) -> tuple[Convention, ...]:
         if name != "none"
     ]
     if _peers_apply(config):
-        found += [_peer(p, ("smoothing", "smoothing_value")) for p in PEERS]
+        # A peer's own zero behaviour (nltk's log-0 sentinel, DIV-NLTK-002) is what INV-ZERO
+        # tests; it is reported here, on FP-ZERO, and not again as a failed invariant.
+        found += [
+            replace(_peer(p, ("smoothing", "smoothing_value")), breaks=frozenset({"INV-ZERO"})) for p in PEERS
+        ]
     return tuple(found)
 
 
@@ -401,6 +439,7 @@ def _empty_corpus(config: Config) -> tuple[Convention, ...]:
 
 POINTS: tuple[Point, ...] = (
     Point("FP-SCALE", ("EC-013",), "on what scale is the score?", _SCALE, _scale),
+    Point("FP-PRECISION", ("EC-013",), "to what precision is the score computed?", _PRECISION, _precision),
     Point(
         "FP-REF-LENGTH",
         ("EC-001",),
@@ -444,23 +483,33 @@ def ask(target: ProtocolTarget, corpus: Corpus, raw: bool = False) -> Answer:
         return "error" if fault.kind == "error" else f"fault:{fault.kind}"
 
 
-def agrees(answer: Answer, prediction: Answer) -> bool:
-    """An answer matches a prediction: the same error, or the same number within MATCH_TOLERANCE."""
+def agrees(answer: Answer, prediction: Answer, tolerance: float = MATCH_TOLERANCE) -> bool:
+    """An answer matches a prediction: the same error, or the same number within ``tolerance``."""
     if isinstance(answer, str) or isinstance(prediction, str):
         return answer == prediction
-    return math.isclose(answer, prediction, rel_tol=MATCH_TOLERANCE, abs_tol=1e-300)
+    return math.isclose(answer, prediction, rel_tol=tolerance, abs_tol=1e-300)
 
 
-def settle(point: Point, answers: Sequence[Answer], config: Config) -> Finding:
-    """Match the answers to every convention of ``point`` under ``config``; spec conventions first."""
+def settle(point: Point, answers: Sequence[Answer], config: Config, tolerance: float = 0.0) -> Finding:
+    """Match the answers to every convention of ``point`` under ``config``; spec conventions first.
+
+    A convention matches within its own tolerance, or ``tolerance`` when that is larger (the
+    target's precision, once FP-PRECISION has found binary32). When a spec convention
+    matches, peer behaviours that happen to agree on these diagnostics are not reported.
+    """
     conventions = point.conventions(config)
     predictions = tuple(
         (c.name, tuple(c.predict(config, d.corpus) for d in point.diagnostics)) for c in conventions
     )
-    matched = [c for c, (_, p) in zip(conventions, predictions, strict=True) if all(map(agrees, answers, p))]
-    matched.sort(key=lambda c: bool(c.divergence))  # a spec convention before a peer's behaviour
+    matched = [
+        c
+        for c, (_, p) in zip(conventions, predictions, strict=True)
+        if all(agrees(a, b, max(c.tolerance, tolerance)) for a, b in zip(answers, p, strict=True))
+    ]
+    if any(not c.divergence for c in matched):
+        matched = [c for c in matched if not c.divergence]
     if not matched and point.id == "FP-ZERO":
-        matched = [c for c in _solved_parameters(answers, config, point) if c]
+        matched = [c for c in _solved_parameters(answers, config, point, tolerance) if c]
     return Finding(
         point, tuple(_explain_peer(m, point, config) for m in matched), tuple(answers), predictions
     )
@@ -468,15 +517,13 @@ def settle(point: Point, answers: Sequence[Answer], config: Config) -> Finding:
 
 def _explain_peer(convention: Convention, point: Point, config: Config) -> Convention:
     """A peer convention names the registered divergences its model shows on the diagnostics."""
-    if not convention.divergence:
+    if "peer" not in convention.divergence:
         return convention
     peer = next(p for p in PEERS if _peer_name(p) == convention.name)
     applied = sorted(
         {ident for diag in point.diagnostics for ident in applied_divergences(peer, diag.corpus)}
     )
-    return Convention(
-        convention.name, convention.predict, convention.options, tuple(applied) or ("peer",), convention.spec
-    )
+    return replace(convention, divergence=tuple(applied) or ("peer",))
 
 
 def applied_divergences(peer: PeerTarget, corpus: Corpus | Case) -> list[str]:
@@ -495,7 +542,9 @@ def _predictor(options: Config) -> Callable[[Config, Corpus], Answer]:
     return predict
 
 
-def _solved_parameters(answers: Sequence[Answer], config: Config, point: Point) -> list[Convention]:
+def _solved_parameters(
+    answers: Sequence[Answer], config: Config, point: Point, tolerance: float
+) -> list[Convention]:
     """For each one-parameter smoothing, the parameter that explains the first diagnostic, if it explains all.
 
     The parameter is found by bisection on a log scale over [1e-6, 1e6] (the score is monotone
@@ -529,7 +578,9 @@ def _solved_parameters(answers: Sequence[Answer], config: Config, point: Point) 
         value = f"{math.exp((low + high) / 2):.6g}"
         options = {"smoothing": name, "smoothing_value": value, "zero_precision": "limit"}
         predicted = [reference_prediction(config, d.corpus, **options) for d in point.diagnostics]
-        if all(map(agrees, answers, predicted)):
+        if all(
+            agrees(a, b, max(MATCH_TOLERANCE, tolerance)) for a, b in zip(answers, predicted, strict=True)
+        ):
             found.append(
                 Convention(
                     f"smoothing {name}, {method.parameter} = {value}",
@@ -556,6 +607,11 @@ class Fingerprint:
         return 100.0 if "percent" in self.flags else 1.0
 
     @property
+    def tolerance(self) -> float:
+        """How close two of the target's scores must be to be the same (judge, invariants)."""
+        return BINARY32_TOLERANCE if "binary32" in self.flags else SCORE_TOLERANCE
+
+    @property
     def divergences(self) -> tuple[str, ...]:
         """Registered divergences the target was seen to follow."""
         return tuple(sorted({d for f in self.findings if f.convention for d in f.convention.divergence}))
@@ -572,7 +628,7 @@ def fingerprint(target: ProtocolTarget) -> Fingerprint:
             answers = [ask(target, d.corpus, raw=True) for d in point.diagnostics]
         else:
             answers = [ask(target, d.corpus) for d in point.diagnostics]
-        finding = settle(point, answers, config)
+        finding = settle(point, answers, config, BINARY32_TOLERANCE if "binary32" in flags else 0.0)
         findings.append(finding)
         if finding.convention is not None:
             config.update(finding.convention.options)
@@ -580,6 +636,7 @@ def fingerprint(target: ProtocolTarget) -> Fingerprint:
             if point.id == "FP-SCALE":
                 target.scale = 100.0 if "percent" in finding.convention.flags else 1.0
     target.count_errors = True
+    target.score_tolerance = BINARY32_TOLERANCE if "binary32" in flags else SCORE_TOLERANCE
     if config.get("smoothing") == "none":
         del config["smoothing"]
     return Fingerprint(tuple(findings), config, frozenset(flags))

@@ -15,11 +15,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from hypothesis import HealthCheck, assume, given, seed, settings
+from hypothesis import HealthCheck, Phase, assume, given, seed, settings
 from hypothesis import strategies as st
 from hypothesis.errors import Flaky, Unsatisfiable
 
-from conformance.client import FAULT_KINDS, ProtocolTarget, TargetFaultError, TargetSkippedError
+from conformance.client import (
+    FAULT_KINDS,
+    ProtocolTarget,
+    TargetFaultError,
+    TargetSkippedError,
+)
 from conformance.fingerprint import (
     PEERS,
     Config,
@@ -36,10 +41,6 @@ from conformance.strategies import corpora
 from reference_bleu import corpus_bleu, sentence_bleu
 from reference_bleu.errors import BleuError
 from reference_bleu.options import make_options
-
-#: Relative tolerance of the differential checks: a binary64 BLEU is within a few ulp of the
-#: exact value; a percent scale adds two roundings and the 12-digit reading of CONF-SCALE.
-DIFF_TOLERANCE = 1e-11
 
 
 @dataclass(frozen=True)
@@ -58,9 +59,11 @@ class Check:
 class CheckFailureError(AssertionError):
     """A check failed on one input (hypothesis shrinks it)."""
 
-    def __init__(self, message: str, example: Any, explained_by: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self, message: str, example: Any, explained_by: tuple[str, ...] = (), fault: str = ""
+    ) -> None:
         super().__init__(message)
-        self.example, self.explained_by = example, explained_by
+        self.example, self.explained_by, self.fault = example, explained_by, fault
 
 
 @dataclass
@@ -72,6 +75,8 @@ class Judge:
     examples: int = 100
     seed: int = 0
     checks: list[Check] = field(default_factory=list)
+    #: The shrunk input of the first check that each kind of fault failed (for the ROB-* rows).
+    fault_examples: dict[str, Any] = field(default_factory=dict)
 
     @property
     def config(self) -> Config:
@@ -98,37 +103,68 @@ class Judge:
         body: Callable[[Any], None],
         spec_ids: tuple[str, ...],
     ) -> Check:
+        failing: list[Any] = []  # the last failing input: after shrinking, the shrunk one
+
+        def last() -> Any:
+            return failing[0] if failing else None
+
         def test(example: Any) -> None:
             try:
                 body(example)
             except TargetSkippedError:
                 assume(False)
             except TargetFaultError as fault:
-                raise CheckFailureError(f"the target failed ({fault})", example) from None
+                failing[:] = [example]
+                raise CheckFailureError(f"the target failed ({fault})", example, fault=fault.kind) from None
+            except AssertionError:
+                failing[:] = [example]
+                raise
 
-        runner = seed(self.seed)(
-            settings(
-                max_examples=self.examples,
-                database=None,
-                deadline=None,
-                derandomize=False,
-                suppress_health_check=list(HealthCheck),
-                print_blob=False,
-                report_multiple_bugs=False,
-            )(given(strategy)(test))
-        )
-        try:
+        def attempt(shrink: bool) -> None:
+            phases = tuple(Phase) if shrink else (Phase.explicit, Phase.reuse, Phase.generate)
+            runner = seed(self.seed)(
+                settings(
+                    max_examples=self.examples,
+                    database=None,
+                    deadline=None,
+                    derandomize=False,
+                    suppress_health_check=list(HealthCheck),
+                    print_blob=False,
+                    report_multiple_bugs=False,
+                    phases=phases,
+                )(given(strategy)(test))
+            )
             runner()
+
+        # A fault (crash, hang, garbage) fails every check it meets; it is shrunk once per kind,
+        # for its ROB-* row, and later checks it fails name that row instead of shrinking again.
+        # The same seed generates the same inputs, so the shrinking run meets the same failure.
+        try:
+            try:
+                attempt(shrink=False)
+                return Check(ident, title, "pass", f"{self.examples} generated examples", spec_ids)
+            except AssertionError as failure:
+                if getattr(failure, "fault", "") not in self.fault_examples:
+                    attempt(shrink=True)
+                else:
+                    raise
+            detail = "nondeterministic: failed, then passed on the same inputs"
+            return Check(ident, title, "fail", detail, spec_ids, last())
         except CheckFailureError as failure:
+            detail = str(failure)
+            if failure.fault in self.fault_examples:
+                detail += f" (counterexample shrunk under ROB-{failure.fault.upper()})"
+            elif failure.fault:
+                self.fault_examples[failure.fault] = last()
             status = "explained" if failure.explained_by else "fail"
-            return Check(ident, title, status, str(failure), spec_ids, failure.example, failure.explained_by)
+            return Check(ident, title, status, detail, spec_ids, last(), failure.explained_by)
         except AssertionError as failure:  # an invariant's own violation
-            return Check(ident, title, "fail", str(failure), spec_ids, getattr(failure, "example", None))
+            return Check(ident, title, "fail", str(failure), spec_ids, last())
         except Flaky as error:
-            return Check(ident, title, "fail", f"nondeterministic: {error}"[:500], spec_ids)
+            detail = f"nondeterministic: {error}"[:500]
+            return Check(ident, title, "fail", detail, spec_ids, last())
         except Unsatisfiable:
             return Check(ident, title, "n/a", "the target skipped every generated input", spec_ids)
-        return Check(ident, title, "pass", f"{self.examples} generated examples", spec_ids)
 
     # -- fingerprint ------------------------------------------------------------------------
 
@@ -200,7 +236,8 @@ class Judge:
                 self.checks.append(self._invariant(invariant))
 
     def _broken_by_divergence(self, invariant: Invariant) -> bool:
-        return invariant.id in ("INV-ZERO",) and bool(self.fingerprint.divergences)
+        """The invariant is one a fingerprinted peer behaviour is known to break."""
+        return any(f.convention and invariant.id in f.convention.breaks for f in self.fingerprint.findings)
 
     def _invariant(self, invariant: Invariant) -> Check:
         def body(example: Any) -> None:
@@ -229,7 +266,7 @@ class Judge:
         for peer in PEERS:
             value = model(peer, case)
             if isinstance(value, float) and math.isclose(
-                value, answer, rel_tol=DIFF_TOLERANCE, abs_tol=1e-300
+                value, answer, rel_tol=self.fingerprint.tolerance, abs_tol=1e-300
             ):
                 applied = applied_divergences(peer, case)
                 if applied:
@@ -248,7 +285,7 @@ class Judge:
                     raise
                 answer = "error"
             expected = self.expected(corpus)
-            if not _agree(answer, expected):
+            if not _agree(answer, expected, self.fingerprint.tolerance):
                 raise CheckFailureError(
                     f"target {answer!r} != reference {expected!r} under {self.config}",
                     corpus,
@@ -276,7 +313,7 @@ class Judge:
                     expected: float | str = sentence_bleu(one[0][0], one[1][0], **self.config).score
                 except BleuError:
                     expected = "error"
-                if not _agree(outcome.score, expected):
+                if not _agree(outcome.score, expected, self.fingerprint.tolerance):
                     raise CheckFailureError(
                         f"sentence score {outcome.score!r} != reference {expected!r}",
                         one,
@@ -367,7 +404,7 @@ class Judge:
                 for a in vector.data.get("acceptable", ())
                 if a["convention"] in self._convention_names()
             ]
-            if not any(_agree(answer, value) for value in allowed):
+            if not any(_agree(answer, value, self.fingerprint.tolerance) for value in allowed):
                 why = self.explain(corpus, answer)
                 (explained if why else failures).append(f"{vector.id}: {answer!r} != {allowed[0]!r}")
                 explained_by.update(dict.fromkeys(why))
@@ -421,6 +458,7 @@ class Judge:
                         "fail",
                         f"{count} time(s); first: {self.target.first_fault[kind]}",
                         ("CONF-ROBUST",),
+                        self.fault_examples.get(kind),
                     )
                 )
             else:
@@ -472,7 +510,7 @@ def _corpus_of(example: Any) -> Corpus | None:
     return None
 
 
-def _agree(answer: float | str, expected: float | str) -> bool:
+def _agree(answer: float | str, expected: float | str, tolerance: float) -> bool:
     if isinstance(answer, str) or isinstance(expected, str):
         return (
             isinstance(answer, str)
@@ -480,4 +518,4 @@ def _agree(answer: float | str, expected: float | str) -> bool:
             and answer.startswith("error")
             and expected.startswith("error")
         )
-    return math.isclose(answer, expected, rel_tol=DIFF_TOLERANCE, abs_tol=1e-300)
+    return math.isclose(answer, expected, rel_tol=tolerance, abs_tol=1e-300)

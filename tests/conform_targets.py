@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import os
+import struct
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -139,6 +140,25 @@ def mutates(hyps: Any, refs: Any) -> float:
         h[:] = [t.lower() for t in h]
         h.append("x")
     return value
+
+
+def _f32(x: float) -> float:
+    """``x`` rounded to binary32 (as a float32 tensor holds it)."""
+    return float(struct.unpack("f", struct.pack("f", x))[0])
+
+
+def binary32(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]) -> float:
+    """Right conventions, float32 arithmetic: every operation rounded to binary32 (EC-013)."""
+    stats = _statistics(hyps, refs)
+    if not all(stats["matches"]):
+        return 0.0
+    logs = [
+        _f32(0.25 * _f32(math.log(_f32(m / t))))
+        for m, t in zip(stats["matches"], stats["totals"], strict=True)
+    ]
+    mean = _f32(math.exp(_f32(sum(logs))))
+    c, r = stats["hyp_len"], stats["ref_len"]
+    return _f32((1.0 if c >= r else _f32(math.exp(_f32(1 - _f32(r / c))))) * mean)
 
 
 def macro(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]) -> float:
