@@ -176,21 +176,26 @@ def matrix(reports: list[TargetReport], markdown: bool) -> str:
     return "\n".join(lines + (["", *notes] if notes else []))
 
 
+def describe(check: Check, markdown: bool = False) -> list[str]:
+    """A failed or explained check: its IDs, the reason, and the counterexample or evidence."""
+    why = f" (explained by {', '.join(check.explained_by)})" if check.explained_by else ""
+    bullet, indent = ("- ", "  ") if markdown else ("", "    ")
+    ids = ", ".join(check.spec_ids)
+    lines = [f"{bullet}{check.id} [{ids}] {_MARK[check.status]}: {check.detail}{why}"]
+    if check.counterexample is not None and not check.id.startswith("FP-"):
+        shown = json.dumps(check.counterexample, ensure_ascii=False, default=str)[:600]
+        lines.append(f"{indent}counterexample: {shown}")
+    elif check.counterexample is not None:
+        for row in check.counterexample:
+            lines.append(f"{indent}{row['diagnostic']}: target {row['answer']!r}")
+    return lines
+
+
 def details(report: TargetReport, markdown: bool) -> str:
     """Every failure and divergence of one target, with its counterexample."""
-    lines = []
-    for check in report.checks:
-        if check.status in ("fail", "explained"):
-            why = f" (explained by {', '.join(check.explained_by)})" if check.explained_by else ""
-            bullet, indent = ("- ", "  ") if markdown else ("", "    ")
-            ids = ", ".join(check.spec_ids)
-            lines.append(f"{bullet}{check.id} [{ids}] {_MARK[check.status]}: {check.detail}{why}")
-            if check.counterexample is not None and not check.id.startswith("FP-"):
-                shown = json.dumps(check.counterexample, ensure_ascii=False, default=str)[:600]
-                lines.append(f"{indent}counterexample: {shown}")
-            elif check.counterexample is not None:
-                for row in check.counterexample:
-                    lines.append(f"    {row['diagnostic']}: target {row['answer']!r}")
+    lines = [
+        line for c in report.checks if c.status in ("fail", "explained") for line in describe(c, markdown)
+    ]
     title = f"{report.name}: {'conformant' if report.conformant else 'not conformant'}"
     return "\n".join([f"## {title}" if markdown else title, *lines])
 

@@ -1,0 +1,120 @@
+"""The conformance runner as a pytest plugin: one test per check, in your own CI (spec CONF-RUNNER).
+
+    pytest --bleu-target mypkg.metrics:bleu                   # a callable or an adapter object
+    pytest --bleu-target mypkg.metrics:bleu --bleu-input text --bleu-scale percent
+    pytest --bleu-command "perl my_bleu.pl"                   # a program speaking the protocol
+
+Installed with reference-bleu (entry point ``pytest11``), the plugin does nothing unless one of
+``--bleu-target`` or ``--bleu-command`` is given. Then the target is fingerprinted and judged
+once, at collection, exactly as ``reference-bleu conform`` does (the same checks, seed and
+budget give the same verdicts), and each check becomes a test ``bleu::CHECK-ID``: ``pass``
+passes, ``n/a`` is skipped with its reason, ``fail`` and ``explained`` fail with the spec IDs,
+the reason and the shrunk counterexample. A target that cannot run is a usage error.
+"""
+
+from __future__ import annotations
+
+import shlex
+from typing import Any
+
+import pytest
+
+from conformance.client import python_command
+from conformance.judge import Check
+
+_KEY = pytest.StashKey[list[Check]]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """The plugin's options (the same meaning as ``reference-bleu conform``'s)."""
+    group = parser.getgroup("bleu", "BLEU conformance (reference-bleu)")
+    group.addoption("--bleu-target", default=None, help="a built-in peer or module:attr to judge")
+    group.addoption("--bleu-command", default=None, help="a program speaking bleu-conform (no shell)")
+    group.addoption("--bleu-input", choices=("tokens", "text"), default="tokens", help="tokens or text")
+    group.addoption("--bleu-scale", choices=("unit", "percent"), default=None, help="the declared scale")
+    group.addoption("--bleu-examples", type=int, default=100, help="generated examples per check")
+    group.addoption("--bleu-seed", type=int, default=0, help="the seed of the generated examples")
+    group.addoption("--bleu-timeout", type=float, default=10.0, help="seconds per call")
+
+
+def _judged(config: pytest.Config) -> list[Check] | None:
+    """Run the target once per session (None when the plugin was not asked for)."""
+    if _KEY in config.stash:
+        return config.stash[_KEY]
+    target, command = config.getoption("--bleu-target"), config.getoption("--bleu-command")
+    if target is None and command is None:
+        return None
+    if target is not None and command is not None:
+        raise pytest.UsageError("give one of --bleu-target and --bleu-command (spec CONF-RUNNER)")
+    examples, timeout = config.getoption("--bleu-examples"), config.getoption("--bleu-timeout")
+    if examples < 1 or timeout <= 0:
+        raise pytest.UsageError("--bleu-examples must be >= 1 and --bleu-timeout > 0 (spec CONF-RUNNER)")
+    from conformance.conform import run_target  # noqa: PLC0415 -- only when asked for
+
+    if target is not None:
+        spec, argv = target, python_command(target, config.getoption("--bleu-input"))
+    else:
+        try:
+            spec, argv = command, shlex.split(command)
+        except ValueError as error:
+            raise pytest.UsageError(f"bad --bleu-command {command!r}: {error} (spec CONF-RUNNER)") from None
+        if not argv:
+            raise pytest.UsageError("empty --bleu-command (spec CONF-RUNNER)")
+    report = run_target(
+        spec,
+        argv,
+        examples,
+        config.getoption("--bleu-seed"),
+        timeout,
+        config.getoption("--bleu-scale"),
+        False,
+    )
+    if not report.available:
+        raise pytest.UsageError(f"{spec}: {report.unavailable} (spec CONF-RUNNER)")
+    config.stash[_KEY] = report.checks
+    return report.checks
+
+
+class CheckFailedError(Exception):
+    """A failed or explained check, shown without a Python traceback."""
+
+
+class CheckItem(pytest.Item):
+    """One check of the conformance runner as a test."""
+
+    def __init__(self, *, check: Check, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.check = check
+        self.user_properties.append(("spec_ids", ", ".join(check.spec_ids)))
+
+    def runtest(self) -> None:
+        """Pass, skip (n/a) or fail as the runner judged."""
+        if self.check.status == "n/a":
+            pytest.skip(f"{self.check.id}: {self.check.detail}")
+        if self.check.status != "pass":
+            from conformance.conform import describe  # noqa: PLC0415
+
+            raise CheckFailedError("\n".join([self.check.title, *describe(self.check)]))
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        """The check's own report instead of a traceback into the plugin."""
+        if isinstance(excinfo.value, CheckFailedError):
+            return str(excinfo.value)
+        return str(super().repr_failure(excinfo))
+
+    def reportinfo(self) -> tuple[str, int | None, str]:
+        """Where the test comes from, in pytest's summary."""
+        return "bleu", None, f"bleu::{self.check.id}"
+
+
+def pytest_collection_modifyitems(
+    session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
+) -> None:
+    """Append one item per check when a BLEU target was given."""
+    checks = _judged(config)
+    if checks is None:
+        return
+    items.extend(
+        CheckItem.from_parent(session, name=check.id, nodeid=f"bleu::{check.id}", check=check)
+        for check in checks
+    )

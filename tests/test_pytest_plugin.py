@@ -1,0 +1,90 @@
+"""The pytest plugin (conformance.pytest_plugin, spec CONF-RUNNER): each check a test, in a user's own CI.
+
+Each case runs pytest in a fresh process in an empty folder, as a user would, with this
+repository on PYTHONPATH so that ``tests.conform_targets`` imports.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+T = "tests.conform_targets:"
+
+
+def _pytest(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "-q",
+            "-rA",
+            "--bleu-examples",
+            "10",
+            *args,
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+
+
+def test_a_correct_target_passes_every_check(tmp_path: Path) -> None:
+    run = _pytest(tmp_path, "--bleu-target", T + "independent_bleu")
+    assert run.returncode == 0, run.stdout[-3000:]
+    assert "PASSED bleu::DIFF-CORPUS" in run.stdout
+    assert "PASSED bleu::FP-REF-LENGTH" in run.stdout
+    # No statistics, no sentence entry point: skipped with the reason, not passed.
+    assert "SKIPPED" in run.stdout
+    assert "target exposes no statistics" in run.stdout
+
+
+def test_a_broken_target_fails_with_ids_and_counterexample(tmp_path: Path) -> None:
+    run = _pytest(tmp_path, "--bleu-target", T + "no_clip")
+    assert run.returncode == 1
+    assert "FAILED bleu::DIFF-CORPUS" in run.stdout
+    assert "DIFF-CORPUS [BLEU-EVAL] FAIL" in run.stdout
+    assert "counterexample:" in run.stdout
+    assert "Traceback" not in run.stdout
+
+
+def test_a_peer_divergence_fails_naming_it(tmp_path: Path) -> None:
+    run = _pytest(tmp_path, "--bleu-target", "nltk")
+    assert run.returncode == 1
+    assert "FAILED bleu::FP-ZERO" in run.stdout
+    assert "DIV-NLTK-002" in run.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--bleu-target", "nosuchmodule_xyz:f"], "cannot import"),
+        (["--bleu-target", "nltk", "--bleu-command", "perl x.pl"], "one of --bleu-target"),
+        (["--bleu-target", "nltk", "--bleu-examples", "0"], "--bleu-examples must be >= 1"),
+    ],
+)
+def test_a_target_that_cannot_run_is_a_usage_error(tmp_path: Path, args: list[str], message: str) -> None:
+    run = _pytest(tmp_path, *args)
+    assert run.returncode == pytest.ExitCode.USAGE_ERROR
+    assert message in run.stderr
+    assert "spec CONF-RUNNER" in run.stderr
+
+
+def test_without_the_option_the_plugin_adds_nothing(tmp_path: Path) -> None:
+    (tmp_path / "test_x.py").write_text("def test_x():\n    pass\n", encoding="utf-8")
+    run = _pytest(tmp_path)
+    assert run.returncode == 0
+    assert "1 passed" in run.stdout
+    assert "bleu::" not in run.stdout
