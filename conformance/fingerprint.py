@@ -345,8 +345,13 @@ def _undefined(config: Config) -> tuple[Convention, ...]:
     return (*found, *_same_peers(config, ("effective_order",)))
 
 
-def _same_peers(config: Config, keys: tuple[str, ...]) -> tuple[Convention, ...]:
-    """Peer conventions that agree with the smoothing (and effective order) already found."""
+def _same_peers(
+    config: Config, keys: tuple[str, ...], breaks: frozenset[str] = frozenset()
+) -> tuple[Convention, ...]:
+    """Peer conventions that agree with the smoothing (and effective order) already found.
+
+    ``breaks``: the invariants the peers' behaviour on this point is known to break.
+    """
     if not _peers_apply(config):
         return ()
     settled = ("smoothing", "smoothing_value") + (() if "effective_order" in keys else ("effective_order",))
@@ -356,7 +361,7 @@ def _same_peers(config: Config, keys: tuple[str, ...]) -> tuple[Convention, ...]
         wanted = {"smoothing": "none", "effective_order": False, **config}
         return all(options.get(k) == wanted.get(k) for k in settled)
 
-    return tuple(_peer(p, keys) for p in PEERS if same(p))
+    return tuple(replace(_peer(p, keys), breaks=breaks) for p in PEERS if same(p))
 
 
 _EMPTY_HYP = (
@@ -379,7 +384,9 @@ def _empty_hyp(config: Config) -> tuple[Convention, ...]:
         _transformed(
             "dropped: segments with an empty candidate are left out", "EC-004", _drop_empty_candidates
         ),
-        *_same_peers(config, ()),
+        # nltk counts an empty candidate's n-grams as max(1, 0) (DIV-NLTK-001): appending an
+        # empty segment changes its score.
+        *_same_peers(config, (), frozenset({"INV-EMPTY-SEGMENT"})),
     )
 
 

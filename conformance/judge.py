@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, assume, given, seed, settings
@@ -222,7 +222,7 @@ class Judge:
                         (invariant.id,),
                     )
                 )
-            elif not holds(invariant.id, self.config) or self._broken_by_divergence(invariant):
+            elif not holds(invariant.id, self.config):
                 self.checks.append(
                     Check(
                         invariant.id,
@@ -233,11 +233,24 @@ class Judge:
                     )
                 )
             else:
-                self.checks.append(self._invariant(invariant))
+                self.checks.append(self._explained(self._invariant(invariant)))
 
-    def _broken_by_divergence(self, invariant: Invariant) -> bool:
-        """The invariant is one a fingerprinted peer behaviour is known to break."""
-        return any(f.convention and invariant.id in f.convention.breaks for f in self.fingerprint.findings)
+    def _explained(self, check: Check) -> Check:
+        """A failed invariant that a fingerprinted peer behaviour is known to break is ``explained``.
+
+        The behaviour is already reported on its FP row with its divergence IDs (e.g. nltk's
+        log-0 sentinel, DIV-NLTK-002, breaks INV-ZERO); the counterexample is kept.
+        """
+        why = [
+            d
+            for f in self.fingerprint.findings
+            if f.convention and check.id in f.convention.breaks
+            for d in f.convention.divergence
+            if d != "peer"
+        ]
+        if check.status != "fail" or not why:
+            return check
+        return replace(check, status="explained", explained_by=tuple(dict.fromkeys(why)))
 
     def _invariant(self, invariant: Invariant) -> Check:
         def body(example: Any) -> None:
