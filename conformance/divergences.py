@@ -33,6 +33,9 @@ from conformance.tokenization import TOKENIZER_REGISTRY, compare_tokens
 from reference_bleu import corpus_bleu
 
 CHAPTER = Path(__file__).resolve().parent.parent / "spec" / "10-divergences.md"
+#: The chapter's last section is written by hand (each verdict of the conformance matrix
+#: checked against the peers' sources); ``--write`` keeps it as it is.
+HAND_WRITTEN = "## The conformance matrix, checked by hand"
 
 
 @dataclass(frozen=True)
@@ -424,7 +427,8 @@ def chapter() -> str:
         "do not edit by hand (the tests fail when this file is out of date). Each entry: the peer",
         "and version, when it applies, why, the evidence, and a minimal example with the actual",
         "outputs of the peer, of the entry's model of the peer, and of the reference configured",
-        "to the peer's conventions. Scores on the [0, 1] scale.",
+        "to the peer's conventions. Scores on the [0, 1] scale. The last section,",
+        f"[{HAND_WRITTEN[3:]}](#the-conformance-matrix-checked-by-hand), is written by hand.",
         "",
     ]
     for d in REGISTRY:
@@ -458,7 +462,9 @@ def chapter() -> str:
             f"the reference gives `{tokens.ours!r}`",
             "",
         ]
-    return "\n".join(lines)
+    current = CHAPTER.read_text(encoding="utf-8") if CHAPTER.exists() else ""
+    start = current.find(HAND_WRITTEN)
+    return "\n".join(lines) + ("\n" + current[start:] if start >= 0 else "")
 
 
 def main(argv: list[str]) -> int:
