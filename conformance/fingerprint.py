@@ -154,10 +154,9 @@ def _transformed(name: str, spec: str, change: Callable[[Corpus], Corpus]) -> Co
     return Convention(name, lambda config, corpus: reference_prediction(config, change(corpus)), {}, (), spec)
 
 
-def _peer_name(peer: PeerTarget) -> str:
-    if isinstance(peer, NltkTarget):
-        return f"nltk {peer.name.split('[')[1].rstrip(']')}"
-    return f"sacrebleu {peer.name.split('[')[1].rstrip(']')}"
+def peer_name(peer: PeerTarget) -> str:
+    """``nltk method0``, ``sacrebleu exp``: the peer and its options, as reports show them."""
+    return f"{'nltk' if isinstance(peer, NltkTarget) else 'sacrebleu'} {peer.configuration}"
 
 
 def _peer(peer: PeerTarget, keys: tuple[str, ...]) -> Convention:
@@ -171,7 +170,7 @@ def _peer(peer: PeerTarget, keys: tuple[str, ...]) -> Convention:
         return value if isinstance(value, float) else "error"
 
     options = {k: v for k, v in reference_options(peer).items() if k in keys}
-    return Convention(_peer_name(peer), predict, options, ("peer",), "10-divergences")
+    return Convention(peer_name(peer), predict, options, ("peer",), "10-divergences")
 
 
 def _peers_apply(config: Config) -> bool:
@@ -526,7 +525,7 @@ def _explain_peer(convention: Convention, point: Point, config: Config) -> Conve
     """A peer convention names the registered divergences its model shows on the diagnostics."""
     if "peer" not in convention.divergence:
         return convention
-    peer = next(p for p in PEERS if _peer_name(p) == convention.name)
+    peer = next(p for p in PEERS if peer_name(p) == convention.name)
     applied = sorted(
         {ident for diag in point.diagnostics for ident in applied_divergences(peer, diag.corpus)}
     )

@@ -31,6 +31,7 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import Any, TextIO
 
 from conformance.protocol import PROTOCOL, VERSION, encode
+from conformance.targets import reference_streams
 
 Scorer = Callable[[str, list[Any], list[list[Any]]], Any]
 
@@ -179,8 +180,7 @@ def _sacrebleu(params: dict[str, str]) -> Served:
     metric = bleu.BLEU(tokenize="none", smooth_method=smooth, smooth_value=value, effective_order=eff)
 
     def score(level: str, hyps: list[Any], refs: list[list[Any]]) -> dict[str, Any]:
-        width = max((len(rs) for rs in refs), default=0)
-        streams = [[rs[k] if k < len(rs) else None for rs in refs] for k in range(width)]
+        streams = reference_streams(refs)
         if level == "sentence":
             result = metric.sentence_score(hyps[0], refs[0])
         else:

@@ -30,8 +30,8 @@ from conformance.fingerprint import (
     Config,
     Corpus,
     Fingerprint,
-    _peer_name,
     applied_divergences,
+    peer_name,
     reference_prediction,
 )
 from conformance.invariants import INVARIANTS, Invariant, holds
@@ -283,7 +283,7 @@ class Judge:
             ):
                 applied = applied_divergences(peer, case)
                 if applied:
-                    found += [_peer_name(peer), *applied]
+                    found += [peer_name(peer), *applied]
         return tuple(dict.fromkeys(found))
 
     def differential_checks(self) -> None:

@@ -101,8 +101,12 @@ class NltkTarget:
     @property
     def name(self) -> str:
         """e.g. ``nltk.corpus_bleu[method3,auto_reweigh]``."""
-        extra = ",auto_reweigh" if self.auto_reweigh else ""
-        return f"nltk.{self.level}_bleu[method{self.method}{extra}]"
+        return f"nltk.{self.level}_bleu[{self.configuration}]"
+
+    @property
+    def configuration(self) -> str:
+        """e.g. ``method3,auto_reweigh``: the options, without the entry point."""
+        return f"method{self.method}" + (",auto_reweigh" if self.auto_reweigh else "")
 
     def corpus(self, hypotheses: Hypotheses, references: References) -> Outcome:
         """Score with nltk; lists are copied first, because nltk's smoothing mutates them."""
@@ -129,6 +133,12 @@ class NltkTarget:
         return NltkTarget(self.method, self.auto_reweigh, "sentence").corpus([hypothesis], [references])
 
 
+def reference_streams(references: Sequence[Sequence[str]]) -> list[list[str | None]]:
+    """sacrebleu's layout of references: one stream per position, None where a segment has fewer."""
+    width = max((len(rs) for rs in references), default=0)
+    return [[rs[k] if k < len(rs) else None for rs in references] for k in range(width)]
+
+
 @dataclass(frozen=True)
 class SacrebleuTarget:
     """sacrebleu's ``BLEU`` with ``tokenize='none'``: tokens joined by single spaces."""
@@ -142,9 +152,13 @@ class SacrebleuTarget:
     @property
     def name(self) -> str:
         """e.g. ``sacrebleu.corpus_score[exp,eff]``."""
+        return f"sacrebleu.{self.level}_score[{self.configuration}]"
+
+    @property
+    def configuration(self) -> str:
+        """e.g. ``floor=0.1,eff``: the options, without the entry point."""
         value = "" if self.smooth_value is None else f"={self.smooth_value}"
-        eff = ",eff" if self.effective_order else ""
-        return f"sacrebleu.{self.level}_score[{self.smooth_method}{value}{eff}]"
+        return self.smooth_method + value + (",eff" if self.effective_order else "")
 
     def _metric(self) -> Any:
         from sacrebleu.metrics.bleu import BLEU  # noqa: PLC0415 -- a peer is imported only when used
@@ -161,8 +175,7 @@ class SacrebleuTarget:
     def corpus(self, hypotheses: Hypotheses, references: References) -> Outcome:
         """Score with sacrebleu; a segment with fewer references is padded with None."""
         metric = self._metric()
-        width = max(len(rs) for rs in references)
-        streams = [[" ".join(rs[k]) if k < len(rs) else None for rs in references] for k in range(width)]
+        streams = reference_streams([[" ".join(r) for r in rs] for rs in references])
         hyps = [" ".join(h) for h in hypotheses]
         if self.level == "sentence":
             (hyp,) = hyps
