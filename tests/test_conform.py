@@ -140,6 +140,8 @@ def test_correct_targets_are_conformant(capsys: pytest.CaptureFixture[str], args
         (["-t", T + "mutates"], "ROB-MUTATION"),
         (["-t", T + "independent_bleu", "--scale", "percent"], "FP-SCALE-DECLARED"),
         (["--command", "perl conformance/examples/bleu.pl --break noclip"], "DIFF-CORPUS"),
+        (["--command", "perl conformance/examples/bleu.pl --break garbage"], "ROB-PROTOCOL"),
+        (["--command", "perl conformance/examples/bleu.pl --break die"], "ROB-CRASH"),
     ],
     ids=lambda a: a if isinstance(a, str) else a[1].split(":")[-1],
 )
@@ -192,7 +194,7 @@ def test_scores_are_compared_exactly_unless_the_target_declares_a_tolerance() ->
 def test_json_report_follows_its_schema(capsys: pytest.CaptureFixture[str]) -> None:
     schema = json.loads(Path("conformance/report.schema.json").read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator.check_schema(schema)
-    for args in (["-t", T + "no_clip"], ["-t", "nltk"], ["-t", T + "crashes"]):
+    for args in (["-t", T + "nan"], ["-t", "nltk"]):
         _code, report = _report(capsys, *args)
         jsonschema.validate(report, schema)
     # A matrix column for a peer that is not installed (a name no package has, to be sure).
@@ -216,9 +218,13 @@ def test_binary32_arithmetic_is_named_and_judged_at_its_precision(capsys: pytest
 
 
 def test_same_seed_same_report(capsys: pytest.CaptureFixture[str]) -> None:
-    first = _report(capsys, "-t", T + "no_clip", "--seed", "7")
-    second = _report(capsys, "-t", T + "no_clip", "--seed", "7")
+    first = _report(capsys, "-t", T + "nan", "--seed", "7")
+    second = _report(capsys, "-t", T + "nan", "--seed", "7")
     assert first == second
+    checks = first[1]["targets"][0]["checks"]  # type: ignore[index]
+    rob = next(c for c in checks if c["id"] == "ROB-NAN")
+    assert rob["status"] == "fail"
+    assert rob["counterexample"] is not None  # shrunk, and shrunk the same way twice
 
 
 def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:

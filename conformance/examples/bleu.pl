@@ -8,6 +8,8 @@
 #   perl bleu.pl                  the correct implementation
 #   perl bleu.pl --break noclip   a broken one: counts are not clipped (for the tests)
 #   perl bleu.pl --break first    ties of the closest length go to the first reference
+#   perl bleu.pl --break garbage  answers a line that is not JSON for a corpus of 2 segments
+#   perl bleu.pl --break die      exits (a crash) on a corpus of 3 segments
 use strict;
 use warnings;
 use JSON::PP;
@@ -78,6 +80,9 @@ while (my $line = <STDIN>) {
             versions => {perl => sprintf('%vd', $^V)}}), "\n";
         next;
     }
+    my $segments = scalar @{$msg->{hypotheses}};
+    if ($break eq 'garbage' && $segments == 2) { print "BLEU = 42\n"; next; }
+    exit 3 if $break eq 'die' && $segments == 3;
     my $score = eval { bleu($msg->{hypotheses}, $msg->{references}) };
     if (defined $score) {
         print $json->encode({type => 'result', seq => $msg->{seq}, status => 'ok', score => $score + 0}), "\n";
