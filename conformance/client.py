@@ -92,6 +92,7 @@ class ProtocolTarget:
     scale: float = 1.0  # the score is divided by this (100 for a percent scale)
     faults: Counter[str] = field(default_factory=Counter)
     first_fault: dict[str, str] = field(default_factory=dict)
+    first_input: dict[str, Any] = field(default_factory=dict)  # [hypotheses, references] per kind
     calls: int = 0
     count_errors: bool = True  # off while fingerprinting: an error is then an answer, not a fault
     score_tolerance: float = SCORE_TOLERANCE  # read by the metamorphic invariants
@@ -101,6 +102,7 @@ class ProtocolTarget:
     _seq: int = 0
     _timeouts: int = 0
     _stderr_tail: list[str] = field(default_factory=list)
+    _asking: Any = None  # the corpus of the question being asked
 
     # -- process ----------------------------------------------------------------------------
 
@@ -231,6 +233,7 @@ class ProtocolTarget:
         if kind != "error" or self.count_errors:
             self.faults[kind] += 1
             self.first_fault.setdefault(kind, detail)
+            self.first_input.setdefault(kind, self._asking)
         return TargetFaultError(kind, detail)
 
     def score(self, level: str, hypotheses: Hypotheses, references: References, raw: bool = False) -> Outcome:
@@ -241,6 +244,7 @@ class ProtocolTarget:
         caps = self.capabilities
         if level not in caps.levels:
             raise TargetSkippedError(f"no {level} entry point")
+        self._asking = [[list(h) for h in hypotheses], [[list(r) for r in rs] for rs in references]]
         if self._timeouts >= MAX_TIMEOUTS:
             raise self._fault("timeout", "unresponsive: gave up after repeated timeouts")
         text = caps.input == "text"

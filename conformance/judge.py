@@ -471,7 +471,7 @@ class Judge:
                         "fail",
                         f"{count} time(s); first: {self.target.first_fault[kind]}",
                         ("CONF-ROBUST",),
-                        self.fault_examples.get(kind),
+                        self.fault_examples.get(kind, self.target.first_input.get(kind)),
                     )
                 )
             else:
