@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import shutil
+import sys
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,7 @@ import jsonschema
 import pytest
 
 from conformance.client import ProtocolTarget, python_command
-from conformance.conform import main, report_json, run_target
+from conformance.conform import main, matrix, report_json, run_target
 from conformance.fingerprint import BINARY32_TOLERANCE, POINTS, agrees, fingerprint
 from conformance.harness import answer, resolve
 from conformance.invariants import same_score
@@ -238,11 +239,17 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_unavailable_peer_is_a_column_not_a_failure() -> None:
-    report = run_target("torchmetrics", python_command("torchmetrics"), 5, 0, 2.0, None, False)
-    if report.available:
-        pytest.skip("torchmetrics is installed here")
+    """A built-in peer that does not import is reported with the extra to install (here torchmetrics
+    is hidden from the harness's process, whether or not it is installed)."""
+    hidden = (
+        "import sys; sys.modules['torchmetrics'] = None; from conformance.harness import main; "
+        "sys.exit(main(['torchmetrics']))"
+    )
+    report = run_target("torchmetrics", [sys.executable, "-c", hidden], 5, 0, 2.0, None, False)
+    assert not report.available
     assert "not installed" in report.unavailable
-    assert "pip install" in report.unavailable
+    assert "pip install 'reference-bleu[torchmetrics]'" in report.unavailable
+    assert "not installed" in matrix([report], markdown=False)
 
 
 def test_protocol_schema_accepts_the_harness_messages() -> None:
