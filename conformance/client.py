@@ -102,7 +102,6 @@ class ProtocolTarget:
     _seq: int = 0
     _timeouts: int = 0
     _stderr_tail: list[str] = field(default_factory=list)
-    _asking: Any = None  # the corpus of the question being asked
 
     # -- process ----------------------------------------------------------------------------
 
@@ -233,18 +232,28 @@ class ProtocolTarget:
         if kind != "error" or self.count_errors:
             self.faults[kind] += 1
             self.first_fault.setdefault(kind, detail)
-            self.first_input.setdefault(kind, self._asking)
         return TargetFaultError(kind, detail)
 
     def score(self, level: str, hypotheses: Hypotheses, references: References, raw: bool = False) -> Outcome:
         """Ask one question; every misbehaviour becomes a counted :class:`TargetFaultError`.
 
         ``raw``: the score as the target gave it, unscaled and not range-checked (to find the scale).
+        The input of the first counted fault of each kind is kept in ``first_input``.
         """
+        try:
+            return self._score(level, hypotheses, references, raw)
+        except TargetFaultError as fault:
+            if fault.kind in self.first_fault and fault.kind not in self.first_input:
+                self.first_input[fault.kind] = [
+                    [list(h) for h in hypotheses],
+                    [[list(r) for r in rs] for rs in references],
+                ]
+            raise
+
+    def _score(self, level: str, hypotheses: Hypotheses, references: References, raw: bool) -> Outcome:
         caps = self.capabilities
         if level not in caps.levels:
             raise TargetSkippedError(f"no {level} entry point")
-        self._asking = [[list(h) for h in hypotheses], [[list(r) for r in rs] for rs in references]]
         if self._timeouts >= MAX_TIMEOUTS:
             raise self._fault("timeout", "unresponsive: gave up after repeated timeouts")
         text = caps.input == "text"

@@ -24,6 +24,7 @@ from conformance.client import ProtocolTarget, TargetUnavailableError, python_co
 from conformance.fingerprint import fingerprint
 from conformance.judge import Check, Judge
 from conformance.models import NLTK_VERSION, SACREBLEU_VERSION
+from reference_bleu.errors import BleuError
 from reference_bleu.options import VERSION
 
 REPORT_FORMAT = "reference-bleu-conform"
@@ -65,6 +66,21 @@ def _check_json(check: Check) -> dict[str, Any]:
     data["spec_ids"] = list(check.spec_ids)
     data["explained_by"] = list(check.explained_by)
     return data
+
+
+class CommandError(BleuError):
+    """A target command that cannot be split into an argument list."""
+
+
+def command_argv(command: str) -> list[str]:
+    """A target command as the argument list it is run with (shell-like quoting, never a shell)."""
+    try:
+        argv = shlex.split(command)
+    except ValueError as error:
+        raise CommandError("CONF-RUNNER", f"bad command {command!r}: {error}") from None
+    if not argv:
+        raise CommandError("CONF-RUNNER", "empty command")
+    return argv
 
 
 def run_target(  # noqa: PLR0917 -- the runner's settings, passed through as given
@@ -259,17 +275,10 @@ def main(argv: list[str]) -> int:
     jobs: list[tuple[str, list[str]]] = [(t, python_command(t, args.input)) for t in args.target]
     for command in args.command:
         try:
-            argv_list = shlex.split(command)
-        except ValueError as error:
-            print(
-                f"reference-bleu conform: bad --command {command!r}: {error} (spec CONF-RUNNER)",
-                file=sys.stderr,
-            )
+            jobs.append((command, command_argv(command)))
+        except CommandError as error:
+            print(f"reference-bleu conform: {error}", file=sys.stderr)
             return EXIT_USAGE
-        if not argv_list:
-            print("reference-bleu conform: empty --command (spec CONF-RUNNER)", file=sys.stderr)
-            return EXIT_USAGE
-        jobs.append((command, argv_list))
     single = bool(jobs)
     if not jobs:
         jobs = [(t, python_command(t)) for t in MATRIX]

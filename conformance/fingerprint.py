@@ -615,12 +615,12 @@ class Fingerprint:
     @property
     def tolerance(self) -> float:
         """How close two of the target's scores must be to be the same (judge, invariants)."""
-        return BINARY32_TOLERANCE if "binary32" in self.flags else SCORE_TOLERANCE
+        return _tolerance(self.flags)
 
-    @property
-    def divergences(self) -> tuple[str, ...]:
-        """Registered divergences the target was seen to follow."""
-        return tuple(sorted({d for f in self.findings if f.convention for d in f.convention.divergence}))
+
+def _tolerance(flags: set[str] | frozenset[str]) -> float:
+    """The relative tolerance of the target's precision: binary32 once FP-PRECISION found it."""
+    return BINARY32_TOLERANCE if "binary32" in flags else SCORE_TOLERANCE
 
 
 def fingerprint(target: ProtocolTarget) -> Fingerprint:
@@ -634,7 +634,7 @@ def fingerprint(target: ProtocolTarget) -> Fingerprint:
             answers = [ask(target, d.corpus, raw=True) for d in point.diagnostics]
         else:
             answers = [ask(target, d.corpus) for d in point.diagnostics]
-        finding = settle(point, answers, config, BINARY32_TOLERANCE if "binary32" in flags else 0.0)
+        finding = settle(point, answers, config, _tolerance(flags))
         findings.append(finding)
         if finding.convention is not None:
             config.update(finding.convention.options)
@@ -642,7 +642,7 @@ def fingerprint(target: ProtocolTarget) -> Fingerprint:
             if point.id == "FP-SCALE":
                 target.scale = 100.0 if "percent" in finding.convention.flags else 1.0
     target.count_errors = True
-    target.score_tolerance = BINARY32_TOLERANCE if "binary32" in flags else SCORE_TOLERANCE
+    target.score_tolerance = _tolerance(flags)
     if config.get("smoothing") == "none":
         del config["smoothing"]
     return Fingerprint(tuple(findings), config, frozenset(flags))

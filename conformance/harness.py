@@ -90,11 +90,11 @@ def _version(module: str) -> str:
         return "unknown"
 
 
-def _import(module: str, pip_name: str) -> Any:
+def _import(module: str, pip_name: str, install: str = EXTRA) -> Any:
     try:
         return importlib.import_module(module)
     except ImportError:
-        raise HarnessError(f"{pip_name} is not installed", EXTRA) from None
+        raise HarnessError(f"{pip_name} is not installed", install) from None
 
 
 def _check_params(name: str, params: dict[str, str], known: tuple[str, ...]) -> None:
@@ -229,12 +229,11 @@ def _bleuscore(params: dict[str, str]) -> Served:
 
 def _torchmetrics(params: dict[str, str]) -> Served:
     _check_params("torchmetrics", params, ("smooth",))
-    try:
-        functional = importlib.import_module("torchmetrics.functional.text")
-    except ImportError:
-        raise HarnessError(
-            "torchmetrics is not installed", "pip install 'reference-bleu[torchmetrics]' (torch, CPU build)"
-        ) from None
+    functional = _import(
+        "torchmetrics.functional.text",
+        "torchmetrics",
+        "pip install 'reference-bleu[torchmetrics]' (torch, CPU build)",
+    )
     smooth = _flag(params.get("smooth", "false"))
 
     def score(level: str, hyps: list[Any], refs: list[list[Any]]) -> float:

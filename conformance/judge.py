@@ -10,7 +10,6 @@ is ``fail`` or ``explained``.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -30,6 +29,7 @@ from conformance.fingerprint import (
     Config,
     Corpus,
     Fingerprint,
+    agrees,
     applied_divergences,
     peer_name,
     reference_prediction,
@@ -278,9 +278,7 @@ class Judge:
         found: list[str] = []
         for peer in PEERS:
             value = model(peer, case)
-            if isinstance(value, float) and math.isclose(
-                value, answer, rel_tol=self.fingerprint.tolerance, abs_tol=1e-300
-            ):
+            if isinstance(value, float) and agrees(answer, value, self.fingerprint.tolerance):
                 applied = applied_divergences(peer, case)
                 if applied:
                     found += [peer_name(peer), *applied]
@@ -524,6 +522,7 @@ def _corpus_of(example: Any) -> Corpus | None:
 
 
 def _agree(answer: float | str, expected: float | str, tolerance: float) -> bool:
+    """Both an error (whatever the words after "error"), or the same number (``agrees``)."""
     if isinstance(answer, str) or isinstance(expected, str):
         return (
             isinstance(answer, str)
@@ -531,4 +530,4 @@ def _agree(answer: float | str, expected: float | str, tolerance: float) -> bool
             and answer.startswith("error")
             and expected.startswith("error")
         )
-    return math.isclose(answer, expected, rel_tol=tolerance, abs_tol=1e-300)
+    return agrees(answer, expected, tolerance)

@@ -14,7 +14,6 @@ the reason and the shrunk counterexample. A target that cannot run is a usage er
 
 from __future__ import annotations
 
-import shlex
 from typing import Any
 
 import pytest
@@ -49,17 +48,15 @@ def _judged(config: pytest.Config) -> list[Check] | None:
     examples, timeout = config.getoption("--bleu-examples"), config.getoption("--bleu-timeout")
     if examples < 1 or timeout <= 0:
         raise pytest.UsageError("--bleu-examples must be >= 1 and --bleu-timeout > 0 (spec CONF-RUNNER)")
-    from conformance.conform import run_target  # noqa: PLC0415 -- only when asked for
+    from conformance.conform import CommandError, command_argv, run_target  # noqa: PLC0415 -- only when asked for
 
     if target is not None:
         spec, argv = target, python_command(target, config.getoption("--bleu-input"))
     else:
         try:
-            spec, argv = command, shlex.split(command)
-        except ValueError as error:
-            raise pytest.UsageError(f"bad --bleu-command {command!r}: {error} (spec CONF-RUNNER)") from None
-        if not argv:
-            raise pytest.UsageError("empty --bleu-command (spec CONF-RUNNER)")
+            spec, argv = command, command_argv(command)
+        except CommandError as error:
+            raise pytest.UsageError(f"--bleu-command: {error}") from None
     report = run_target(
         spec,
         argv,
