@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from decimal import Decimal
+from dataclasses import dataclass, replace
+from decimal import Context, Decimal, localcontext
 from fractions import Fraction
 from typing import Any
 
-from reference_bleu.evaluation import Evaluation, evaluate, macro_average
-from reference_bleu.exact import Real, correctly_rounded, published
-from reference_bleu.inputs import validate_corpus
-from reference_bleu.length import Length, brevity_penalty
+from reference_bleu.errors import BleuInputError
+from reference_bleu.evaluation import Evaluation, conventional_bp, evaluate, last_segment, macro_average
+from reference_bleu.exact import WORKING_DIGITS, Real, correctly_rounded, published
+from reference_bleu.floating import float_mean, float_score
+from reference_bleu.inputs import Tokens, validate_corpus
+from reference_bleu.length import Length
 from reference_bleu.options import BleuOptions, make_options
+from reference_bleu.profiles import profile_options, resolve
 from reference_bleu.statistics import Statistics, corpus_statistics, segment_statistics
 
 
@@ -33,6 +36,14 @@ class BleuResult:
     smoothed_precisions: tuple[float | None, ...]
     effective_weights: tuple[Fraction, ...]
     options: BleuOptions
+    #: The number as the point's tool reports it (EC-013): its arithmetic, scale and rounding.
+    reported: float = 0.0
+    #: ``reported`` as the tool prints it (``round_digits`` decimals, else ``repr``).
+    reported_text: str = ""
+    #: The profile this result was computed under (spec CONV-PROFILES), if one was named.
+    profile: str | None = None
+    #: Options given beside the profile that changed its value (the result is then not the tool's).
+    overridden: tuple[str, ...] = ()
 
     @property
     def matches(self) -> tuple[int, ...]:
@@ -66,27 +77,56 @@ class BleuResult:
 
     @property
     def signature(self) -> str:
-        """The options' signature (see :meth:`BleuOptions.signature`)."""
-        return self.options.signature()
+        """The options' signature (see :meth:`BleuOptions.signature`), after the profile's name if any."""
+        if self.profile is None:
+            return self.options.signature()
+        changed = f"|overridden:{','.join(self.overridden)}" if self.overridden else ""
+        return f"profile:{self.profile}{changed}|{self.options.signature()}"
+
+
+def conventional_segments(segments: Sequence[Statistics], options: BleuOptions) -> list[Statistics]:
+    """EC-015. The segments with the n-gram denominators of the point: l_n, or max(1, l_n) per segment."""
+    if options.denominator != "max1-segment":
+        return list(segments)
+    return [Statistics(s.matches, tuple(max(1, t) for t in s.totals), s.hyp_len, s.ref_len) for s in segments]
+
+
+def conventional_total(segments: Sequence[Statistics], options: BleuOptions) -> Statistics:
+    """BLEU-CORPUS under the point's denominator (EC-015): max(1, Σ l_n) for ``max1-total``."""
+    total = corpus_statistics(conventional_segments(segments, options), options.statistics_orders)
+    if options.denominator == "max1-total":
+        total = Statistics(
+            total.matches, tuple(max(1, t) for t in total.totals), total.hyp_len, total.ref_len
+        )
+    return total
 
 
 def score_segments(segments: Sequence[Statistics], options: BleuOptions) -> BleuResult:
     """Score segment statistics (with ``options.statistics_orders`` orders) under validated options."""
-    total = corpus_statistics(segments, options.statistics_orders)
-    last: list[Evaluation] = []
+    if not segments:
+        raise BleuInputError("EC-012", "the corpus is empty: BLEU is defined for at least one segment")
+    total = conventional_total(segments, options)
+    last = last_segment(segments[-1], options)
+    evaluations: list[Evaluation] = []
 
     def run() -> Decimal:
+        evaluations.clear()
         if options.aggregation == "macro":
-            return macro_average(segments, options)
-        last.append(evaluate(total, options))
-        return last[-1].score
+            return macro_average(conventional_segments(segments, options), options)
+        evaluations.append(evaluate(total, options, last))
+        return evaluations[-1].score
 
     score = correctly_rounded(run)
-    bp = correctly_rounded(lambda: brevity_penalty(total.hyp_len, total.ref_len))
-    evaluation = last[-1] if last else None
+    bp = correctly_rounded(lambda: conventional_bp(total, options))
+    evaluation = evaluations[-1] if evaluations else None
     smoothed: tuple[Real | None, ...] = evaluation.p if evaluation else (None,) * options.max_order
+    value = float(score) if options.arithmetic == "exact" else _float_value(segments, total, options, last)
+    reported = value * 100 if options.scale == "percent" else value
+    if options.scale == "percent" and options.arithmetic == "exact":
+        reported = float(score * 100)
+    digits = options.round_digits
     return BleuResult(
-        score=float(score),
+        score=value,
         score_decimal=published(score),
         statistics=total.truncated(options.max_order),
         brevity_penalty=float(bp),
@@ -94,42 +134,90 @@ def score_segments(segments: Sequence[Statistics], options: BleuOptions) -> Bleu
         smoothed_precisions=tuple(None if p is None else float(p) for p in smoothed),
         effective_weights=evaluation.w if evaluation else options.weights,
         options=options,
+        reported=reported,
+        reported_text=repr(reported) if digits is None else f"{reported:.{digits}f}",
     )
 
 
-def corpus_bleu(hypotheses: Any, references: Any, **options: Any) -> BleuResult:
+def _float_value(segments: Sequence[Statistics], total: Statistics, options: BleuOptions, last: Any) -> float:
+    """The score in the point's binary64 or binary32 arithmetic (spec CONV-ARITH)."""
+
+    def one(stats: Statistics, tail: Any) -> float:
+        with localcontext(Context(prec=WORKING_DIGITS)):
+            evaluation = evaluate(stats, options, tail)
+        return float_score(
+            evaluation, stats.hyp_len, stats.ref_len, options.brevity_penalty, options.arithmetic
+        )
+
+    if options.aggregation == "macro":
+        per = conventional_segments(segments, options)
+        return float_mean([one(s, last_segment(s, options)) for s in per], options.arithmetic)
+    return one(total, last)
+
+
+def corpus_bleu(hypotheses: Any, references: Any, profile: str | None = None, **options: Any) -> BleuResult:
     """Corpus BLEU (Papineni et al. 2002, sec. 2.3): micro-averaged statistics, one BP.
 
     ``hypotheses``: a sequence of token sequences. ``references``: one entry per
     hypothesis, each a sequence of token sequences. Options (spec API-OPTIONS):
     ``max_order`` (N), ``weights``, ``ref_length``, ``smoothing``, ``smoothing_value``,
     ``effective_order``, ``zero_precision``, ``undefined_precision``, ``aggregation``,
-    ``unnormalized_weights``.
+    ``unnormalized_weights``, and the conventions of real tools (spec chapter 13).
+
+    ``profile`` names a tool's point of the convention space (``"nltk"``, ``"sacrebleu"``,
+    ``"nltk[method=4]"``, ...; spec CONV-PROFILES): its options, which options given beside
+    it override (the result's ``overridden`` and signature say so). The API takes tokens: a
+    profile's text conventions (``Profile.text``) are applied by the command line, or by the
+    caller with :func:`reference_bleu.tokenizers.tokenize_line`.
 
     >>> result = corpus_bleu([["the", "cat"]], [[["the", "cat"]]], max_order=2)
     >>> result.score, result.matches, result.totals
     (1.0, (2, 1), (2, 1))
+    >>> corpus_bleu([["a", "b", "c"]], [[["a", "b", "d"]]], profile="nltk").score  # (2/3 · 1/2 · 2^-1022 ...)
+    1.133422688662942e-154
     """
-    return corpus_bleu_with(make_options(**options), hypotheses, references)
+    if profile is None:
+        return corpus_bleu_with(make_options(**options), hypotheses, references)
+    chosen = resolve(profile)
+    merged, overridden = profile_options(chosen, options)
+    result = corpus_bleu_with(make_options(**merged), hypotheses, references)
+    return replace(result, profile=chosen.name, overridden=overridden)
 
 
 def corpus_bleu_with(options: BleuOptions, hypotheses: Any, references: Any) -> BleuResult:
     """:func:`corpus_bleu` with options already validated by :func:`make_options`."""
     hyps, refs = validate_corpus(hypotheses, references)
     segments = [
-        segment_statistics(h, r, options.statistics_orders, options.ref_length)
-        for h, r in zip(hyps, refs, strict=True)
+        segment_statistics(
+            h, conventional_references(r, options, i), options.statistics_orders, options.ref_length
+        )
+        for i, (h, r) in enumerate(zip(hyps, refs, strict=True))
     ]
     return score_segments(segments, options)
 
 
-def sentence_bleu(hypothesis: Any, references: Any, **options: Any) -> BleuResult:
+def conventional_references(references: list[Tokens], options: BleuOptions, i: int) -> list[Tokens]:
+    """EC-005. A segment's references under the point: empty ones kept, dropped, or an error.
+
+    Dropping every reference of a segment leaves none, which is EC-006's error.
+    """
+    if options.empty_references == "keep" or all(references):
+        return references
+    if options.empty_references == "error":
+        raise BleuInputError("EC-005", f"segment {i} has an empty reference")
+    kept = [r for r in references if r]
+    if not kept:
+        raise BleuInputError("EC-006", f"segment {i} has no reference once empty references are dropped")
+    return kept
+
+
+def sentence_bleu(hypothesis: Any, references: Any, profile: str | None = None, **options: Any) -> BleuResult:
     """Sentence BLEU: the corpus BLEU of a one-segment corpus (spec EC-009).
 
     >>> sentence_bleu("it is ship".split(), ["it is ship".split()], max_order=3).score
     1.0
     """
-    return corpus_bleu([hypothesis], [references], **options)
+    return corpus_bleu([hypothesis], [references], profile, **options)
 
 
 def score_statistics(segments: Sequence[Statistics], **options: Any) -> BleuResult:

@@ -1,13 +1,26 @@
 """From sufficient statistics to the score: the order in which conventions apply (spec BLEU-EVAL).
 
+The paper's BLEU under the options of spec API-OPTIONS, and every other point of the
+convention space of chapter 13 (CONV), in this order:
+
+0. An early return (EC-016), before anything else: a tool that returns 0 when no unigram
+   matches (nltk, ignite), when no order matches (sacrebleu), or when any order has no match
+   (torchmetrics). The paper has none (``early_return="none"``).
 1. Undefined orders (l_n = 0, spec EC-003): dropped with renormalised weights under
    ``effective_order``; else counted as a zero precision (``undefined_precision="zero"``),
-   dropped without renormalising (``"skip"``), or an error (``"error"``).
+   dropped without renormalising (``"skip"``), an error (``"error"``), a precision of 1
+   (``"one"``: (0 + k) / (0 + k) of add-k code), or nltk's ``auto_reweigh`` (weights 1/c on
+   orders 1..c when c < N, ``"reweigh-by-length"``), or passed to a smoothing that is defined
+   on 0/0 (``"smoothed"``: pycocoevalcap's (0 + 1e-15) / (0 + 1e-9)).
 2. Smoothing (spec SMOOTH) of the defined orders.
 3. Zero precisions (m_n = 0 after smoothing, spec EC-002): the paper's limit, score 0
-   (``zero_precision="limit"``), or the order is dropped without renormalising (``"skip"``).
-4. BLEU-SCORE on what remains. An order whose weight is 0 never matters (EC-007); when no
-   weighted order remains, the candidate has no n-gram that could match, and the score is 0.
+   (``zero_precision="limit"``); the order dropped without renormalising (``"skip"``); a
+   sentinel precision (``"sentinel"``, nltk's ``sys.float_info.min``); or a constant in place
+   of log 0 (``"log-constant"``, multi-bleu.perl's and sacrebleu's -9999999999).
+4. BLEU-SCORE on what remains, with the paper's BP or pycocoevalcap's (EC-017). An order whose
+   weight is 0 never matters (EC-007); when no weighted order remains, the score is 0.
+5. In the arithmetic of the point (EC-013): exact, or the canonical binary64 or binary32
+   evaluation of :mod:`reference_bleu.floating`.
 """
 
 from __future__ import annotations
@@ -19,9 +32,10 @@ from typing import NamedTuple
 
 from reference_bleu.combination import bleu, effective_order_weights
 from reference_bleu.errors import UndefinedPrecisionError
-from reference_bleu.exact import Real
+from reference_bleu.exact import Real, exp, ln, to_decimal
+from reference_bleu.length import Length, brevity_penalty
 from reference_bleu.options import BleuOptions
-from reference_bleu.smoothing import smooth
+from reference_bleu.smoothing import COCO_SMALL, COCO_TINY, LastSegment, smooth
 from reference_bleu.statistics import Statistics
 
 
@@ -29,54 +43,134 @@ class Evaluation(NamedTuple):
     """The score in the current decimal context, with the p_n and w_n that produced it.
 
     ``p[n-1]`` is the (smoothed) precision of order n, ``None`` where it is undefined;
-    ``w[n-1]`` the weight it finally carried (0 for a dropped order).
+    ``w[n-1]`` the weight it finally carried (0 for a dropped order). ``log_zero`` is the
+    constant that stood for log 0 (``zero_precision="log-constant"``), else ``None``.
     """
 
     score: Decimal
     p: tuple[Real | None, ...]
     w: tuple[Fraction, ...]
+    log_zero: Fraction | None = None
+    #: What entered the formula per order: p_n, 0 where undefined, the sentinel where zero.
+    values: tuple[Real, ...] = ()
 
 
-def evaluate(stats: Statistics, options: BleuOptions) -> Evaluation:
-    """BLEU-EVAL. BLEU of ``stats`` under ``options``, in the current decimal context.
-
-    Papineni et al. 2002, sec. 2.3 for the formula; spec EC-002, EC-003, EC-007 and SMOOTH
-    for the steps the paper leaves open, applied in the order of this module's docstring.
+def early_return(stats: Statistics, options: BleuOptions) -> bool:
+    """EC-016. True when the tool's early return gives 0 before smoothing.
 
     >>> from reference_bleu.options import make_options
-    >>> evaluate(Statistics((3, 2, 1), (3, 2, 1), 3, 3), make_options(max_order=3)).score
-    Decimal('1')
+    >>> early_return(Statistics((0, 0), (2, 1), 2, 2), make_options(max_order=2, early_return="no-match"))
+    True
     """
-    N = options.max_order
-    counts = stats.counts[:N]
-    w = list(options.weights)
+    matches = stats.matches[: options.max_order]
+    if options.early_return == "no-unigram-match":
+        return matches[0] == 0
+    if options.early_return == "no-match":
+        return not any(matches)
+    if options.early_return == "any-zero":
+        return 0 in matches
+    return False
 
-    # 1. Undefined orders (EC-003).
+
+def _undefined_orders(stats: Statistics, options: BleuOptions) -> list[Fraction]:
+    """Step 1: the weights after the undefined orders are settled (EC-003)."""
+    N = options.max_order
+    w = list(options.weights)
+    totals = stats.totals[:N]
     if options.effective_order:
-        w = list(effective_order_weights(w, [pair.total for pair in counts]))
-    for n, pair in enumerate(counts):
-        if pair.total == 0 and w[n]:
+        w = list(effective_order_weights(w, totals))
+    # nltk re-weighs only its default uniform weights
+    if options.undefined_precision == "reweigh-by-length" and stats.hyp_len < N and w == [Fraction(1, N)] * N:
+        c = stats.hyp_len
+        w = [Fraction(1, c) if n <= c else Fraction(0) for n in range(1, N + 1)]
+    for n, total in enumerate(totals):
+        if total == 0 and w[n]:
             if options.undefined_precision == "error":
                 raise UndefinedPrecisionError(
                     "EC-003", f"p_{n + 1} is 0/0: the candidate has no {n + 1}-grams"
                 )
             if options.undefined_precision == "skip":
                 w[n] = Fraction(0)
+    return w
+
+
+def coco_brevity_penalty(c: int, r: Length) -> Decimal:
+    """EC-017. pycocoevalcap's BP: ratio = (c + 1e-15) / (r + 1e-9); exp(1 - 1/ratio) when ratio < 1.
+
+    Every candidate with c <= r is penalised a little (ratio < 1 even when c = r); the
+    constants are the binary64 values of the literals, exact. In the current decimal context.
+
+    >>> coco_brevity_penalty(3, 3) < 1
+    True
+    """
+    ratio = (c + COCO_TINY) / (r + COCO_SMALL)
+    return exp(1 - 1 / ratio) if ratio < 1 else Decimal(1)
+
+
+def evaluate(stats: Statistics, options: BleuOptions, last: LastSegment | None = None) -> Evaluation:
+    """BLEU-EVAL. BLEU of ``stats`` under ``options``, in the current decimal context.
+
+    Papineni et al. 2002, sec. 2.3 for the formula; spec EC-002, EC-003, EC-007, EC-016,
+    EC-017 and SMOOTH for the steps the paper leaves open, applied in the order of this
+    module's docstring. ``last`` is what nltk's smoothing methods 5 to 7 read.
+
+    >>> from reference_bleu.options import make_options
+    >>> evaluate(Statistics((3, 2, 1), (3, 2, 1), 3, 3), make_options(max_order=3)).score
+    Decimal('1')
+    """
+    N = options.max_order
+    if early_return(stats, options):
+        return Evaluation(Decimal(0), (None,) * N, (Fraction(0),) * N, None, (Fraction(0),) * N)
+    counts = stats.counts[:N]
+    w = _undefined_orders(stats, options)
 
     # 2. Smoothing of the defined orders (a prefix: l_n never grows with n).
-    defined = [pair for pair in counts if pair.total > 0]
+    if options.undefined_precision == "smoothed":  # the smoothing itself is defined on 0/0
+        defined = list(counts)
+    else:
+        defined = [pair for pair in counts if pair.total > 0]
     next_matches = stats.matches[N] if len(defined) == N and len(stats.matches) > N else 0
-    smoothed = smooth(options.smoothing, defined, stats.hyp_len, next_matches, options.smoothing_value)
-    p: list[Real | None] = [*smoothed, *([None] * (N - len(defined)))]
+    smoothed = smooth(
+        options.smoothing, defined, stats.hyp_len, next_matches, options.smoothing_value, last=last
+    )
+    undefined: Real | None = Fraction(1) if options.undefined_precision == "one" else None
+    p: list[Real | None] = [*smoothed, *([undefined] * (N - len(defined)))]
 
     # 3. Zero precisions (EC-002); an undefined order still weighted counts as zero here.
     values: list[Real] = [Fraction(0) if p_n is None else p_n for p_n in p]
+    log_zero: Fraction | None = None
     if options.zero_precision == "skip":
         w = [Fraction(0) if v == 0 else w_n for v, w_n in zip(values, w, strict=True)]
+    elif options.zero_precision == "sentinel":
+        values = [options.zero_constant if v == 0 else v for v in values]
+    elif options.zero_precision == "log-constant":
+        log_zero = options.zero_constant
 
     # 4. BLEU-SCORE.
-    score = bleu(stats.hyp_len, stats.ref_len, values, w) if any(w) else Decimal(0)
-    return Evaluation(score, tuple(p), tuple(w))
+    if not any(w):
+        score = Decimal(0)
+    elif log_zero is None and options.brevity_penalty == "paper":
+        score = bleu(stats.hyp_len, stats.ref_len, values, w)
+    else:
+        score = conventional_bp(stats, options) * exp(weighted_logs(values, w, log_zero))
+    return Evaluation(score, tuple(p), tuple(w), log_zero, tuple(values))
+
+
+def conventional_bp(stats: Statistics, options: BleuOptions) -> Decimal:
+    """BP under the point's rule (EC-017): the paper's BLEU-BP, or pycocoevalcap's."""
+    if options.brevity_penalty == "coco":
+        return coco_brevity_penalty(stats.hyp_len, stats.ref_len)
+    return brevity_penalty(stats.hyp_len, stats.ref_len)
+
+
+def weighted_logs(values: Sequence[Real], w: Sequence[Fraction], log_zero: Fraction | None) -> Decimal:
+    """Σ w_n log p_n over the weighted orders, ``log_zero`` standing for log 0 where given (EC-002)."""
+    total = Decimal(0)
+    for p_n, w_n in zip(values, w, strict=True):
+        if w_n:
+            log_p = to_decimal(log_zero) if p_n == 0 and log_zero is not None else ln(p_n)
+            total += to_decimal(w_n) * log_p
+    return total
 
 
 def macro_average(segments: Sequence[Statistics], options: BleuOptions) -> Decimal:
@@ -91,5 +185,12 @@ def macro_average(segments: Sequence[Statistics], options: BleuOptions) -> Decim
     >>> macro_average([one, zero], make_options(max_order=1))
     Decimal('0.5')
     """
-    total = sum((evaluate(s, options).score for s in segments), Decimal(0))
+    total = sum((evaluate(s, options, last_segment(s, options)).score for s in segments), Decimal(0))
     return total / len(segments)
+
+
+def last_segment(segment: Statistics, options: BleuOptions) -> LastSegment:
+    """What nltk's methods 5 to 7 read of a segment: its l_n and p_{N+1} = m / max(1, l)."""
+    N = options.max_order
+    nxt = Fraction(segment.matches[N], max(1, segment.totals[N])) if len(segment.matches) > N else Fraction(0)
+    return LastSegment(segment.totals, nxt)

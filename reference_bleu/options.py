@@ -17,9 +17,26 @@ from reference_bleu.errors import BleuOptionError
 from reference_bleu.length import REF_LENGTH_RULES, RefLengthRule
 from reference_bleu.smoothing import SMOOTHING_METHODS
 
-ZeroPrecision = Literal["limit", "skip"]
-UndefinedPrecision = Literal["zero", "skip", "error"]
+ZeroPrecision = Literal["limit", "skip", "sentinel", "log-constant"]
+UndefinedPrecision = Literal["zero", "skip", "error", "one", "smoothed", "reweigh-by-length"]
+#: Smoothing methods defined on 0/0, which ``undefined_precision="smoothed"`` may pass it to.
+SMOOTHING_OF_UNDEFINED = ("coco", "add-one")
 Aggregation = Literal["micro", "macro"]
+Denominator = Literal["l_n", "max1-segment", "max1-total"]
+EarlyReturn = Literal["none", "no-unigram-match", "no-match", "any-zero"]
+BrevityPenaltyRule = Literal["paper", "coco"]
+EmptyReferences = Literal["keep", "drop", "error"]
+Arithmetic = Literal["exact", "binary64", "binary32"]
+Scale = Literal["unit", "percent"]
+
+#: The value a zero precision takes under ``zero_precision="sentinel"`` unless ``zero_value``
+#: says otherwise: the smallest normal double, ``sys.float_info.min`` = 2^-1022 (nltk 3.10).
+DEFAULT_SENTINEL = Fraction(1, 2**1022)
+#: log p_n of a zero precision under ``zero_precision="log-constant"``: multi-bleu.perl's and
+#: sacrebleu's -9999999999.
+DEFAULT_LOG_CONSTANT = Fraction(-9999999999)
+#: The most decimals ``round_digits`` may ask for (a double has 17 significant digits).
+MAX_ROUND_DIGITS = 20
 
 VERSION = "0.1.0"
 
@@ -38,6 +55,22 @@ class BleuOptions:
     undefined_precision: UndefinedPrecision = "zero"
     aggregation: Aggregation = "micro"
     unnormalized_weights: bool = False
+    # Conventions of real tools beyond the paper's open points (spec chapter 13, CONV).
+    denominator: Denominator = "l_n"
+    early_return: EarlyReturn = "none"
+    zero_value: Fraction | None = None
+    brevity_penalty: BrevityPenaltyRule = "paper"
+    empty_references: EmptyReferences = "keep"
+    arithmetic: Arithmetic = "exact"
+    scale: Scale = "unit"
+    round_digits: int | None = None
+
+    @property
+    def zero_constant(self) -> Fraction:
+        """The sentinel p_n (``sentinel``) or the constant log p_n (``log-constant``) of EC-002."""
+        if self.zero_value is not None:
+            return self.zero_value
+        return DEFAULT_LOG_CONSTANT if self.zero_precision == "log-constant" else DEFAULT_SENTINEL
 
     @property
     def statistics_orders(self) -> int:
@@ -63,9 +96,27 @@ class BleuOptions:
                 f"zero:{self.zero_precision}",
                 f"undef:{self.undefined_precision}",
                 f"agg:{self.aggregation}",
+                *self._convention_fields(),
                 f"version:{VERSION}",
             ]
         )
+
+    def _convention_fields(self) -> list[str]:
+        """``name:value`` for every convention of chapter 13 that is not the paper's default."""
+        names = ("denominator", "early_return", "brevity_penalty", "empty_references", "arithmetic", "scale")
+        default = BleuOptions()
+        shown = [f"{n}:{getattr(self, n)}" for n in names if getattr(self, n) != getattr(default, n)]
+        if self.zero_precision in ("sentinel", "log-constant"):
+            value = self.zero_constant
+            text = (
+                str(value)
+                if value.denominator == 1
+                else f"{Decimal(value.numerator) / value.denominator:.6e}"
+            )
+            shown.append(f"zero_value:{text}")
+        if self.round_digits is not None:
+            shown.append(f"round:{self.round_digits}")
+        return shown
 
 
 OPTION_NAMES = tuple(f.name for f in fields(BleuOptions))
@@ -89,15 +140,45 @@ def _smoothing_value(value: object, smoothing: str) -> Fraction | None:
     method = SMOOTHING_METHODS[smoothing]
     if method.parameter is None:
         raise BleuOptionError(method.spec_id, f"smoothing {smoothing!r} takes no smoothing_value")
-    if isinstance(value, bool) or not isinstance(value, int | float | Fraction | Decimal | str):
-        raise BleuOptionError(method.spec_id, f"smoothing_value must be a number, got {value!r}")
-    try:
-        number = Fraction(value)
-    except (ValueError, ZeroDivisionError, ArithmeticError):
-        raise BleuOptionError(method.spec_id, f"smoothing_value is not a number: {value!r}") from None
+    number = _number(value, "smoothing_value", method.spec_id)
     if number <= 0:
         raise BleuOptionError(method.spec_id, f"{method.parameter} must be positive, got {value!r}")
     return number
+
+
+def _zero_value(value: object, zero_precision: str) -> Fraction | None:
+    if value is None:
+        return None
+    if zero_precision not in ("sentinel", "log-constant"):
+        raise BleuOptionError(
+            "EC-002", f"zero_value needs zero_precision sentinel or log-constant, not {zero_precision!r}"
+        )
+    number = _number(value, "zero_value", "EC-002")
+    if zero_precision == "sentinel" and not 0 < number < 1:
+        raise BleuOptionError("EC-002", f"a sentinel precision must lie in (0, 1), got {value!r}")
+    if zero_precision == "log-constant" and number >= 0:
+        raise BleuOptionError("EC-002", f"a constant for log 0 must be negative, got {value!r}")
+    return number
+
+
+def _number(value: object, name: str, spec_id: str) -> Fraction:
+    """A finite number given as int, float, Fraction, Decimal or string, exactly."""
+    if isinstance(value, bool) or not isinstance(value, int | float | Fraction | Decimal | str):
+        raise BleuOptionError(spec_id, f"{name} must be a number, got {value!r}")
+    try:
+        return Fraction(value)
+    except (ValueError, ZeroDivisionError, ArithmeticError, OverflowError):
+        raise BleuOptionError(spec_id, f"{name} is not a number: {value!r}") from None
+
+
+def _round_digits(value: object) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_ROUND_DIGITS:
+        raise BleuOptionError(
+            "EC-013", f"round_digits must be an int in 0..{MAX_ROUND_DIGITS}, got {value!r}"
+        )
+    return value
 
 
 def make_options(**options: Any) -> BleuOptions:
@@ -118,6 +199,17 @@ def make_options(**options: Any) -> BleuOptions:
     unnormalized = _flag("unnormalized_weights", options.get("unnormalized_weights", False))
     weights = weights_w_n(max_order, raw_weights, sum_to_one=not unnormalized)
     smoothing = _choice("smoothing", options.get("smoothing", "none"), tuple(SMOOTHING_METHODS), "SMOOTH")
+    undefined = options.get("undefined_precision", "zero")
+    if undefined == "smoothed" and smoothing not in SMOOTHING_OF_UNDEFINED:
+        raise BleuOptionError(
+            "EC-003",
+            "undefined_precision='smoothed' needs a smoothing defined on 0/0 "
+            f"({', '.join(SMOOTHING_OF_UNDEFINED)})",
+        )
+    if SMOOTHING_METHODS[smoothing].needs_last_segment and max_order != 4:
+        raise BleuOptionError(
+            SMOOTHING_METHODS[smoothing].spec_id, f"nltk's {smoothing} is defined for N = 4 only"
+        )
     return BleuOptions(
         max_order=max_order,
         weights=weights,
@@ -138,4 +230,22 @@ def make_options(**options: Any) -> BleuOptions:
             "aggregation", options.get("aggregation", "micro"), get_args(Aggregation), "EC-009"
         ),
         unnormalized_weights=unnormalized,
+        denominator=_choice(  # type: ignore[arg-type]
+            "denominator", options.get("denominator", "l_n"), get_args(Denominator), "EC-015"
+        ),
+        early_return=_choice(  # type: ignore[arg-type]
+            "early_return", options.get("early_return", "none"), get_args(EarlyReturn), "EC-016"
+        ),
+        zero_value=_zero_value(options.get("zero_value"), options.get("zero_precision", "limit")),
+        brevity_penalty=_choice(  # type: ignore[arg-type]
+            "brevity_penalty", options.get("brevity_penalty", "paper"), get_args(BrevityPenaltyRule), "EC-017"
+        ),
+        empty_references=_choice(  # type: ignore[arg-type]
+            "empty_references", options.get("empty_references", "keep"), get_args(EmptyReferences), "EC-005"
+        ),
+        arithmetic=_choice(  # type: ignore[arg-type]
+            "arithmetic", options.get("arithmetic", "exact"), get_args(Arithmetic), "EC-013"
+        ),
+        scale=_choice("scale", options.get("scale", "unit"), get_args(Scale), "EC-013"),  # type: ignore[arg-type]
+        round_digits=_round_digits(options.get("round_digits")),
     )

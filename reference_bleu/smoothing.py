@@ -20,6 +20,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from reference_bleu.counting import NGramCounts
+from reference_bleu.errors import BleuError, BleuOptionError
 from reference_bleu.exact import Real, ln, to_decimal
 
 #: Default parameters: Chen and Cherry's values (also nltk's and sacrebleu's defaults).
@@ -236,6 +237,109 @@ def smoothing_method_7(
     return _method_5(_method_4_counts(counts, T, K), counts, next_matches)
 
 
+# --- Smoothing as real tools compute it (spec chapter 13, CONV-SMOOTH) -------------------------
+# Not Chen and Cherry's formulas but what a named tool's code computes, so that a profile of
+# that tool is the reference at a point of the convention space. nltk's methods receive the
+# corpus precisions with nltk's denominators (CONV-DENOMINATOR ``max1-segment``); methods 5 to
+# 7 also read the *last* segment of the corpus, as nltk's ``corpus_bleu`` passes its leftover
+# loop variables to the smoothing function (spec 07).
+
+#: pycocoevalcap's constants (bleu_scorer.py, ``compute_score``): ``tiny = 1e-15`` is added to
+#: every match count and ``small = 1e-9`` to every n-gram total, as the doubles they are.
+COCO_TINY = Fraction(2535301200456459, 2535301200456458802993406410752)  # the double nearest 1e-15
+COCO_SMALL = Fraction(4835703278458517, 4835703278458516698824704)  # the double nearest 1e-9
+
+
+def coco_smoothing(counts: Sequence[NGramCounts]) -> tuple[Fraction, ...]:
+    """SMOOTH-COCO. p_n = (m_n + 1e-15) / (l_n + 1e-9) at every order (pycocoevalcap's ``tiny``/``small``).
+
+    The constants are the binary64 values of the literals, taken exactly.
+
+    By hand: 1e-15 / (4 + 1e-9) = 2.5e-16 / (1 + 2.5e-10) ≈ 2.5e-16 · (1 - 2.5e-10).
+
+    >>> p = coco_smoothing([NGramCounts(0, 4)])[0]
+    >>> float(p)
+    2.499999999375e-16
+    """
+    return tuple((m + COCO_TINY) / (total + COCO_SMALL) for m, total in counts)
+
+
+def nltk_method_4(counts: Sequence[NGramCounts], T: int, K: Fraction | int = DEFAULT_K) -> tuple[Real, ...]:
+    """SMOOTH-NLTK-4. nltk's ``method4``: the i-th zero order gets p_n = ln(T) / (2^i · K · l_n).
+
+    nltk 3.10.4 ``SmoothingFunction.method4``: ``incvnt`` starts at 1 and doubles the divisor
+    at each zero order; ``K / ln(T)`` is not compounded as in Chen and Cherry's method 4
+    (SMOOTH-CC4). For T <= 1 a zero precision stays 0.
+
+    >>> from decimal import localcontext
+    >>> with localcontext(prec=12):
+    ...     nltk_method_4([NGramCounts(3, 3), NGramCounts(0, 2), NGramCounts(0, 1)], T=3)
+    (Fraction(1, 1), Decimal('0.0549306144335'), Decimal('0.0549306144335'))
+    """
+    p: list[Real] = []
+    incvnt = 1
+    for m, total in counts:
+        if m or T <= 1:
+            p.append(Fraction(m, total))
+        else:
+            p.append(ln(T) / (to_decimal(Fraction(2**incvnt) * Fraction(K) * total)))
+            incvnt += 1
+    return tuple(p)
+
+
+def nltk_method_5(p: Sequence[Real], next_precision: Fraction) -> tuple[Real, ...]:
+    """SMOOTH-NLTK-5. nltk's ``method5``: each *precision* averaged with its neighbours.
+
+    p'_0 = p_1 + 1, p'_n = (p'_{n-1} + p_n + p_{n+1}) / 3, where the neighbour past the last
+    order is ``next_precision``: nltk's p_5 of the last segment, m_5 / max(1, l_5).
+
+    >>> nltk_method_5([Fraction(1), Fraction(1, 2)], Fraction(0))
+    (Fraction(7, 6), Fraction(5, 9))
+    """
+    neighbours = [*p[1:], next_precision]
+    previous: Real = p[0] + 1
+    smoothed: list[Real] = []
+    for p_n, p_next in zip(p, neighbours, strict=True):
+        previous = _third(previous, p_n, p_next)
+        smoothed.append(previous)
+    return tuple(smoothed)
+
+
+def nltk_method_6(
+    counts: Sequence[NGramCounts], last_totals: Sequence[int], alpha: Fraction | int = DEFAULT_ALPHA
+) -> tuple[Fraction, ...]:
+    """SMOOTH-NLTK-6. nltk's ``method6``: Gao and He's prior with l from the last segment.
+
+    For n >= 3, p_n = (m_n + α·π_0) / (l + α), π_0 = p_{n-1}^2 / p_{n-2} (smoothed), where m_n
+    is the corpus numerator but l is the number of n-grams of the *last* hypothesis. nltk
+    asserts p_3 > 0 first: a corpus without a trigram match raises (``SmoothingAssertionError``).
+
+    >>> nltk_method_6([NGramCounts(4, 4), NGramCounts(2, 3), NGramCounts(1, 2)], [4, 3, 2])
+    (Fraction(1, 1), Fraction(2, 3), Fraction(29, 63))
+    """
+    if len(counts) > 2 and counts[2].matches == 0:
+        raise SmoothingAssertionError("SMOOTH-NLTK-6", "nltk's method 6 asserts a trigram match")
+    p: list[Fraction] = []
+    for n, (m, total) in enumerate(counts, start=1):
+        if n <= 2:
+            p.append(Fraction(m, total))
+            continue
+        prior = p[-1] ** 2 / p[-2] if p[-2] else Fraction(0)
+        p.append((m + Fraction(alpha) * prior) / (last_totals[n - 1] + Fraction(alpha)))
+    return tuple(p)
+
+
+def nltk_method_7(
+    counts: Sequence[NGramCounts], T: int, next_precision: Fraction, K: Fraction | int = DEFAULT_K
+) -> tuple[Real, ...]:
+    """SMOOTH-NLTK-7. nltk's ``method7``: :func:`nltk_method_4`, then :func:`nltk_method_5` on its output.
+
+    >>> nltk_method_7([NGramCounts(1, 1)], T=1, next_precision=Fraction(0))
+    (Fraction(1, 1),)
+    """
+    return nltk_method_5(nltk_method_4(counts, T, K), next_precision) if counts else ()
+
+
 @dataclass(frozen=True)
 class SmoothingMethod:
     """A named smoothing: its spec ID, its parameter (if any) and what it needs to know."""
@@ -246,6 +350,20 @@ class SmoothingMethod:
     default: Fraction | None = None
     #: Needs m_{N+1}, the match count of the order past N (methods 5 and 7).
     needs_next_order: bool = False
+    #: Reads the last segment's statistics (nltk's methods 5 to 7, CONV-SMOOTH).
+    needs_last_segment: bool = False
+
+
+class SmoothingAssertionError(BleuError):
+    """A tool's smoothing refuses the input (nltk's method 6 without a trigram match)."""
+
+
+@dataclass(frozen=True)
+class LastSegment:
+    """What nltk's methods 5 to 7 read of the last segment: its l_n, and p_{N+1} = m / max(1, l)."""
+
+    totals: tuple[int, ...]
+    next_precision: Fraction
 
 
 SMOOTHING_METHODS: dict[str, SmoothingMethod] = {
@@ -263,16 +381,37 @@ SMOOTHING_METHODS: dict[str, SmoothingMethod] = {
         SmoothingMethod("add-k", "SMOOTH-ADD-K", "k", Fraction(DEFAULT_ADD_K)),
         SmoothingMethod("exp", "SMOOTH-EXP"),
         SmoothingMethod("add-one", "SMOOTH-ADD-ONE"),
+        SmoothingMethod("coco", "SMOOTH-COCO"),
+        SmoothingMethod("nltk-4", "SMOOTH-NLTK-4", "K", Fraction(DEFAULT_K)),
+        SmoothingMethod("nltk-5", "SMOOTH-NLTK-5", needs_next_order=True, needs_last_segment=True),
+        SmoothingMethod("nltk-6", "SMOOTH-NLTK-6", "alpha", Fraction(DEFAULT_ALPHA), needs_last_segment=True),
+        SmoothingMethod(
+            "nltk-7",
+            "SMOOTH-NLTK-7",
+            "K",
+            Fraction(DEFAULT_K),
+            needs_next_order=True,
+            needs_last_segment=True,
+        ),
     )
 }
 
 
 def smooth(
-    name: str, counts: Sequence[NGramCounts], T: int, next_matches: int, value: Fraction | None
+    name: str,
+    counts: Sequence[NGramCounts],
+    T: int,
+    next_matches: int,
+    value: Fraction | None,
+    *,
+    last: LastSegment | None = None,
 ) -> tuple[Real, ...]:
     """Dispatch to the smoothing method ``name`` with its parameter ``value`` (or its default)."""
     method = SMOOTHING_METHODS[name]
     v = value if value is not None else (method.default or Fraction(0))
+    if method.needs_last_segment and last is None:
+        raise BleuOptionError(method.spec_id, f"smoothing {name!r} needs the last segment's statistics")
+    tail = last or LastSegment((), Fraction(0))
     table: dict[str, Callable[[], tuple[Real, ...]]] = {
         "none": lambda: no_smoothing(counts),
         "chen-cherry-1": lambda: smoothing_method_1(counts, v),
@@ -286,5 +425,10 @@ def smooth(
         "add-k": lambda: add_k_smoothing(counts, v),
         "exp": lambda: exp_smoothing(counts),
         "add-one": lambda: add_one_smoothing(counts),
+        "coco": lambda: coco_smoothing(counts),
+        "nltk-4": lambda: nltk_method_4(counts, T, v),
+        "nltk-5": lambda: nltk_method_5(no_smoothing(counts), tail.next_precision) if counts else (),
+        "nltk-6": lambda: nltk_method_6(counts, tail.totals, v),
+        "nltk-7": lambda: nltk_method_7(counts, T, tail.next_precision, v),
     }
     return table[name]()

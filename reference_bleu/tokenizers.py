@@ -23,8 +23,10 @@ from reference_bleu.errors import BleuOptionError
 
 TokenizerName = Literal["none", "13a", "intl", "char"]
 CaseFolding = Literal["none", "unicode", "ascii"]
+SplitRule = Literal["unicode", "ascii", "space"]
 TOKENIZERS: tuple[str, ...] = get_args(TokenizerName)
 CASE_FOLDINGS: tuple[str, ...] = get_args(CaseFolding)
+SPLIT_RULES: tuple[str, ...] = get_args(SplitRule)
 
 #: A function from a character to its Unicode general category ("Lu", "Po", ...).
 CategoryOf = Callable[[str], str]
@@ -41,6 +43,30 @@ def split_whitespace(text: str) -> list[str]:
     ['a', 'b', 'c', 'd']
     """
     return text.split()
+
+
+#: Perl's ``split`` on a byte string: runs of ASCII whitespace (space, \t, \n, \v, \f, \r).
+_ASCII_WHITESPACE = re.compile(r"[ \t\n\x0b\f\r]+")
+
+
+def split_tokens(text: str, rule: SplitRule = "unicode") -> list[str]:
+    """TOK-SPLIT-RULE. The tokens of ``text`` under a split rule (spec TOK-SPLIT-RULE).
+
+    ``unicode`` is :func:`split_whitespace` (Python's ``str.split()``: sacrebleu, nltk users);
+    ``ascii`` splits on ASCII whitespace only, as Perl's ``split`` does on the byte strings of
+    multi-bleu.perl (a no-break space stays inside a token); ``space`` is ``str.split(" ")``,
+    one token per single space, empty tokens included (tutorial code).
+
+    >>> split_tokens("a\u00a0b  c", "ascii")
+    ['a\xa0b', 'c']
+    >>> split_tokens("a  b", "space")
+    ['a', '', 'b']
+    """
+    if rule == "ascii":
+        return [t for t in _ASCII_WHITESPACE.split(text) if t]
+    if rule == "space":
+        return text.split(" ")
+    return split_whitespace(text)
 
 
 def fold_case(text: str, folding: CaseFolding) -> str:
@@ -215,7 +241,18 @@ def check_case_folding(folding: str) -> CaseFolding:
     return folding  # type: ignore[return-value]
 
 
-def tokenize_line(line: str, tokenize: str = "13a", lowercase: str = "none") -> list[str]:
+def check_split_rule(rule: str) -> SplitRule:
+    """``rule`` if it names a split rule of TOK-SPLIT-RULE; a BleuOptionError otherwise."""
+    if rule not in SPLIT_RULES:
+        raise BleuOptionError(
+            "TOK-SPLIT-RULE", f"split must be one of {', '.join(SPLIT_RULES)}, not {rule!r}"
+        )
+    return rule  # type: ignore[return-value]
+
+
+def tokenize_line(
+    line: str, tokenize: str = "13a", lowercase: str = "none", split: str = "unicode"
+) -> list[str]:
     """TOK-PIPELINE. The tokens of one line of text: fold case, strip trailing whitespace, tokenize, split.
 
     The order is sacrebleu's (``BLEU._preprocess_segment``): case folding first, then
@@ -226,4 +263,9 @@ def tokenize_line(line: str, tokenize: str = "13a", lowercase: str = "none") -> 
     ['hello', ',', 'world', '!']
     """
     tokenize_text = tokenizer(tokenize)
-    return split_whitespace(tokenize_text(fold_case(line, check_case_folding(lowercase)).rstrip()))
+    rule = check_split_rule(split)
+    folded = fold_case(line, check_case_folding(lowercase))
+    if rule == "unicode":
+        return split_whitespace(tokenize_text(folded.rstrip()))
+    # Perl's chomp and split, or tutorial code's split(" "): only the line end is removed.
+    return split_tokens(tokenize_text(folded.rstrip("\r\n")), rule)

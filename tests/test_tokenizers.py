@@ -18,17 +18,24 @@ DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 
 # Expected tokens worked out by hand from the rules of spec 11, one rule per case; kept as
 # language-neutral vectors in conformance/tokenizer-vectors.json.
-HAND_CASES = [(t["text"], t["tokenize"], t["lowercase"], t["tokens"]) for t in load_tokenizer_vectors()]
+HAND_CASES = [
+    (t["text"], t["tokenize"], t["lowercase"], t.get("split", "unicode"), t["tokens"])
+    for t in load_tokenizer_vectors()
+]
 
 
-@pytest.mark.parametrize(("text", "tokenize", "lowercase", "expected"), HAND_CASES)
-def test_tokenizer_rule_by_hand(text: str, tokenize: str, lowercase: str, expected: list[str]) -> None:
-    assert tokenize_line(text, tokenize, lowercase) == expected
+@pytest.mark.parametrize(("text", "tokenize", "lowercase", "split", "expected"), HAND_CASES)
+def test_tokenizer_rule_by_hand(
+    text: str, tokenize: str, lowercase: str, split: str, expected: list[str]
+) -> None:
+    assert tokenize_line(text, tokenize, lowercase, split) == expected
 
 
-# sacrebleu has no ASCII-only case folding (spec TOK-CASE): those cases have no oracle.
+# sacrebleu has no ASCII-only case folding (spec TOK-CASE) and splits with str.split only
+# (TOK-SPLIT-RULE): those cases have no oracle here.
 @pytest.mark.parametrize(
-    ("text", "tokenize", "lowercase", "expected"), [c for c in HAND_CASES if c[2] != "ascii"]
+    ("text", "tokenize", "lowercase", "expected"),
+    [(t, k, lc, e) for t, k, lc, split, e in HAND_CASES if lc != "ascii" and split == "unicode"],
 )
 def test_hand_cases_agree_with_sacrebleu_or_a_registered_divergence(
     text: str, tokenize: str, lowercase: str, expected: list[str]

@@ -1,0 +1,623 @@
+"""Named profiles: each real BLEU tool as a point of the convention space (spec CONV-PROFILES).
+
+A profile is the reference's options (the score conventions of chapter 13) plus the text
+conventions (tokenizer, case folding, split rule) and the level at which the tool scores,
+with the evidence for every value: the file and line of the tool's source, and its version.
+Profiles are data: the reference computes every one of them with the same code, so two
+profiles differ only on the axes where their values differ. A profile never calls the tool
+it imitates.
+
+A name may take parameters, ``nltk[method=4]`` or ``sacrebleu[smooth=floor,value=0.1]``;
+:func:`resolve` parses them and :data:`PROFILES` lists every family with its parameters.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from reference_bleu.errors import BleuOptionError
+
+Params = Mapping[str, str]
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A tool's conventions: reference options, text conventions, level, and evidence."""
+
+    name: str
+    tool: str
+    version: str
+    summary: str
+    options: Mapping[str, Any]
+    evidence: tuple[str, ...]
+    tokenize: str = "none"
+    lowercase: str = "none"
+    split: str = "unicode"
+    #: ``corpus``: the tool scores a test set; ``sentence``: one segment at a time, so a test
+    #: set's score is the mean of sentence scores (``aggregation="macro"``).
+    level: str = "corpus"
+    #: Exceptions the tool raises where the reference raises a BleuError (spec ID -> name).
+    raises: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def text(self) -> dict[str, str]:
+        """The text conventions, as ``tokenize_line`` keywords."""
+        return {"tokenize": self.tokenize, "lowercase": self.lowercase, "split": self.split}
+
+
+@dataclass(frozen=True)
+class Family:
+    """A profile family: a name, its parameters (with defaults and allowed values) and a builder."""
+
+    name: str
+    parameters: Mapping[str, tuple[str, ...]]
+    defaults: Mapping[str, str]
+    build: Callable[[Params], Profile]
+    #: Parameters whose value is a number, checked by the options rather than listed.
+    numeric: tuple[str, ...] = ()
+
+    def __call__(self, params: Params) -> Profile:
+        unknown = sorted(set(params) - set(self.parameters) - set(self.numeric))
+        if unknown:
+            known = ", ".join([*self.parameters, *self.numeric]) or "none"
+            raise BleuOptionError(
+                "CONV-PROFILES", f"profile {self.name!r} has no parameter {unknown[0]!r} (known: {known})"
+            )
+        for key, value in params.items():
+            allowed = self.parameters.get(key)
+            if allowed is not None and value not in allowed:
+                raise BleuOptionError(
+                    "CONV-PROFILES",
+                    f"{self.name}[{key}=...] must be one of {', '.join(allowed)}, not {value!r}",
+                )
+        return self.build({**self.defaults, **params})
+
+
+_BOOL = ("true", "false")
+SACREBLEU = "sacrebleu 2.6.0 sacrebleu/metrics/bleu.py"
+NLTK = "nltk 3.10.4 nltk/translate/bleu_score.py"
+
+
+# --- the paper -----------------------------------------------------------------------------------
+
+
+def _paper(params: Params) -> Profile:
+    return Profile(
+        "paper",
+        "Papineni et al. 2002",
+        "ACL 2002",
+        "the paper's BLEU on tokens: closest reference length (ties to the shorter), no smoothing, exact",
+        {},
+        ("Papineni et al. 2002, sec. 2.1-2.3; spec chapters 01-06 for the points the paper leaves open",),
+    )
+
+
+# --- sacrebleu -----------------------------------------------------------------------------------
+
+
+def _sacrebleu_options(params: Params, effective: bool) -> dict[str, Any]:
+    smooth = params["smooth"]
+    options: dict[str, Any] = {
+        "smoothing": smooth,
+        "early_return": "no-match",
+        "zero_precision": "log-constant",
+        "arithmetic": "binary64",
+        "scale": "percent",
+        "round_digits": int(params.get("width", "1")),
+    }
+    if params.get("value"):
+        options["smoothing_value"] = params["value"]
+    if smooth == "add-k":
+        options["undefined_precision"] = "one"  # (0 + k) / (0 + k): add-k runs before the l_n = 0 test
+    elif effective:
+        options["effective_order"] = True
+    return options
+
+
+_SACREBLEU_EVIDENCE = (
+    f"{SACREBLEU}:258 `if not any(correct): return` 0 before smoothing (early_return=no-match)",
+    f"{SACREBLEU}:264-268 add-k adds k to l_n before `if total[n - 1] == 0: break` (0/0 becomes k/k)",
+    f"{SACREBLEU}:277 effective_order keeps the orders up to the last with l_n > 0",
+    f"{SACREBLEU}:282 exp: `smooth_mteval *= 2` (SMOOTH-EXP); floor: epsilon / l_n (SMOOTH-FLOOR)",
+    f"{SACREBLEU}:245 `my_log`: log 0 is -9999999999 (zero_precision=log-constant)",
+    f"{SACREBLEU}:252 BP exp(1 - r/c), 0 for c = 0; :327 closest reference length, ties to the shorter",
+    "sacrebleu 2.6.0 sacrebleu/sacrebleu.py:192 `--width` default 1: the score printed to 1 decimal, x100",
+)
+
+
+def _sacrebleu(params: Params) -> Profile:
+    return Profile(
+        _named("sacrebleu", params, _SACREBLEU_FAMILY.defaults),
+        "sacrebleu",
+        "2.6.0",
+        "sacrebleu's corpus BLEU as its command line computes it: 13a, exp smoothing, x100, 1 decimal",
+        _sacrebleu_options(params, params["eff"] == "true"),
+        _SACREBLEU_EVIDENCE,
+        tokenize=params["tokenize"],
+        lowercase="unicode" if params["lc"] == "true" else "none",
+    )
+
+
+def _sacrebleu_sentence(params: Params) -> Profile:
+    return Profile(
+        _named("sacrebleu-sentence", params, _SACREBLEU_SENTENCE_FAMILY.defaults),
+        "sacrebleu",
+        "2.6.0",
+        "sacrebleu.sentence_bleu per segment (exp smoothing, effective order); a test set is their mean",
+        {**_sacrebleu_options(params, params["eff"] == "true"), "aggregation": "macro"},
+        (
+            *_SACREBLEU_EVIDENCE,
+            "sacrebleu 2.6.0 sacrebleu/compat.py:64-70 sentence_bleu: exp, use_effective_order=True",
+        ),
+        tokenize=params["tokenize"],
+        lowercase="unicode" if params["lc"] == "true" else "none",
+        level="sentence",
+    )
+
+
+def _sacrebleu_15(params: Params) -> Profile:
+    base = _sacrebleu(params)
+    return Profile(
+        _named("sacrebleu-1.5", params, _SACREBLEU_FAMILY.defaults),
+        "sacrebleu",
+        "1.5.1",
+        "sacrebleu 1.5.1: as 2.x on the score, but an empty reference is dropped from its segment",
+        {**base.options, "empty_references": "drop"},
+        (
+            *base.evidence,
+            "sacrebleu 1.5.1 sacrebleu/metrics/bleu.py `_extract_corpus_statistics`: "
+            "`lines = [x for x in refs if x is not None and x != '']` (empty references dropped); "
+            "not run here (its own environment is needed), from the issue's report",
+        ),
+        tokenize=base.tokenize,
+        lowercase=base.lowercase,
+    )
+
+
+_SACREBLEU_PARAMS: dict[str, tuple[str, ...]] = {
+    "smooth": ("exp", "none", "floor", "add-k"),
+    "eff": _BOOL,
+    "tokenize": ("13a", "none", "intl", "char"),
+    "lc": _BOOL,
+    "width": tuple(str(k) for k in range(10)),
+}
+_SACREBLEU_FAMILY = Family(
+    "sacrebleu",
+    _SACREBLEU_PARAMS,
+    {"smooth": "exp", "eff": "false", "tokenize": "13a", "lc": "false", "width": "1"},
+    _sacrebleu,
+    numeric=("value",),
+)
+_SACREBLEU_SENTENCE_FAMILY = Family(
+    "sacrebleu-sentence",
+    _SACREBLEU_PARAMS,
+    {"smooth": "exp", "eff": "true", "tokenize": "13a", "lc": "false", "width": "1"},
+    _sacrebleu_sentence,
+    numeric=("value",),
+)
+
+
+# --- nltk ----------------------------------------------------------------------------------------
+
+_NLTK_SMOOTHING = {
+    "0": "none",
+    "1": "chen-cherry-1",
+    "2": "chen-cherry-2",
+    "3": "chen-cherry-3",
+    "4": "nltk-4",
+    "5": "nltk-5",
+    "6": "nltk-6",
+    "7": "nltk-7",
+}
+
+_NLTK_EVIDENCE = (
+    f"{NLTK}:391 `denominator = max(1, sum(counts.values()))` per segment (denominator=max1-segment)",
+    f"{NLTK}:257 `if p_numerators[1] == 0: return 0` before smoothing (early_return=no-unigram-match)",
+    f"{NLTK}:585 method0 replaces a zero precision by sys.float_info.min (zero_precision=sentinel)",
+    f"{NLTK}:279 `if p_i > 0`: a zero left after smoothing methods 1-7 is left out (zero_precision=skip)",
+    f"{NLTK}:275 auto_reweigh: weights 1/c on orders 1..c when c < 4 (undefined_precision=reweigh-by-length)",
+    f"{NLTK}:659 method4: 1 / (2**incvnt * k / log(hyp_len)) (SMOOTH-NLTK-4)",
+    f"{NLTK}:674 method5 reads the last segment's p_5; :703 method6 the last hypothesis's n-gram count",
+)
+
+
+def _nltk_options(params: Params) -> dict[str, Any]:
+    method = params["method"]
+    options: dict[str, Any] = {
+        "denominator": "max1-segment",
+        "early_return": "no-unigram-match",
+        "smoothing": _NLTK_SMOOTHING[method],
+        "zero_precision": "sentinel" if method == "0" else "skip",
+        "arithmetic": "binary64",
+    }
+    if params["auto_reweigh"] == "true":
+        options["undefined_precision"] = "reweigh-by-length"
+    return options
+
+
+def _nltk(params: Params) -> Profile:
+    return Profile(
+        _named("nltk", params, _NLTK_FAMILY.defaults),
+        "nltk",
+        "3.10.4",
+        "nltk.translate.bleu_score.corpus_bleu (SmoothingFunction().method<k>)",
+        _nltk_options(params),
+        _NLTK_EVIDENCE,
+        raises={"SMOOTH-NLTK-6": "AssertionError"},
+    )
+
+
+def _nltk_sentence(params: Params) -> Profile:
+    return Profile(
+        _named("nltk-sentence", params, _NLTK_FAMILY.defaults),
+        "nltk",
+        "3.10.4",
+        "nltk.translate.bleu_score.sentence_bleu per segment; a test set is their mean",
+        {**_nltk_options(params), "aggregation": "macro"},
+        (*_NLTK_EVIDENCE, f"{NLTK} sentence_bleu is corpus_bleu of one segment"),
+        level="sentence",
+        raises={"SMOOTH-NLTK-6": "AssertionError"},
+    )
+
+
+def _nltk_32(params: Params) -> Profile:
+    return Profile(
+        "nltk-3.2",
+        "nltk",
+        "3.2.5",
+        "nltk 3.2.x corpus_bleu: a zero precision ends the sum (skipped, weights not renormalised)",
+        {
+            "denominator": "max1-segment",
+            "early_return": "no-unigram-match",
+            "zero_precision": "skip",
+            "arithmetic": "binary64",
+        },
+        (
+            "nltk 3.2.5 nltk/translate/bleu_score.py method0: `if p_i.numerator != 0: p_n_new.append(p_i)` "
+            "else `break` (zero orders dropped; the weights of the others unchanged); spec 07",
+            "seed 000 prints 0.8408964152537145 for 'it is a ship' (vector seed-000-003): (1/2)^(1/4)",
+        ),
+    )
+
+
+_NLTK_FAMILY = Family(
+    "nltk",
+    {"method": tuple(_NLTK_SMOOTHING), "auto_reweigh": _BOOL},
+    {"method": "0", "auto_reweigh": "false"},
+    _nltk,
+)
+
+
+# --- Perl scripts --------------------------------------------------------------------------------
+
+MOSES = "moses-smt/mosesdecoder@34452895f350bf097b21ee514a529a1dc542243c"
+
+
+def _mteval_13a(params: Params) -> Profile:
+    script = f"{MOSES} scripts/generic/mteval-v13a.pl"
+    return Profile(
+        _named("mteval-13a", params, _MTEVAL_FAMILY.defaults),
+        "mteval-v13a.pl",
+        "v13a",
+        "NIST mteval-v13a.pl BLEU: 13a, ASCII lower-casing unless -c, NIST smoothing, 4 decimals",
+        {
+            "smoothing": "chen-cherry-3",
+            "undefined_precision": "one",
+            "arithmetic": "binary64",
+            "round_digits": 4,
+        },
+        (
+            f"{script}:858-866 l_n = 0 gives log p_n = 0 (undefined_precision=one); m_n = 0 gives "
+            "log(1 / (smooth * l_n)) with smooth doubling (SMOOTH-CC3)",
+            f"{script}:853 BP exp(min(0, 1 - r/c)), 0 when c = 0; :718 closest length, ties to the shorter",
+            f"{script}:932 `tr/[A-Z]/[a-z]/ unless $preserve_case` "
+            "(ASCII lower-casing by default, -c keeps case)",
+            f"{script}:1067 `BLEU score = %.4f`",
+        ),
+        tokenize="13a",
+        lowercase="none" if params["c"] == "true" else "ascii",
+    )
+
+
+def _mteval_14_intl(params: Params) -> Profile:
+    script = f"{MOSES} scripts/generic/mteval-v14.pl"
+    base = _mteval_13a(params)
+    return Profile(
+        _named("mteval-14-intl", params, _MTEVAL_FAMILY.defaults),
+        "mteval-v14.pl",
+        "v14 --international-tokenization",
+        "NIST mteval-v14.pl with international tokenization: intl rules, Unicode lower-casing unless -c",
+        base.options,
+        (
+            f"{script}:969 `lc( $norm_text ) unless $preserve_case` on decoded UTF-8 (Unicode lower-casing)",
+            f"{script}:857 bleu_score as in v13a; :1076 `BLEU score = %.4f`",
+        ),
+        tokenize="intl",
+        lowercase="none" if params["c"] == "true" else "unicode",
+    )
+
+
+_MTEVAL_FAMILY = Family("mteval-13a", {"c": _BOOL}, {"c": "false"}, _mteval_13a)
+_MTEVAL_14_FAMILY = Family("mteval-14-intl", {"c": _BOOL}, {"c": "false"}, _mteval_14_intl)
+
+
+def _multi_bleu(params: Params) -> Profile:
+    script = f"{MOSES} scripts/generic/multi-bleu.perl"
+    return Profile(
+        _named("multi-bleu", params, _MULTI_BLEU_FAMILY.defaults),
+        "multi-bleu.perl",
+        "moses",
+        "moses multi-bleu.perl on tokenized text: Perl split, log 0 = -9999999999, x100, 2 decimals",
+        {"zero_precision": "log-constant", "arithmetic": "binary64", "scale": "percent", "round_digits": 2},
+        (
+            f"{script}:62,69 `split` on bytes: ASCII whitespace (split=ascii)",
+            f"{script}:61,68 `lc if $lowercase` on bytes with -lc: ASCII lower-casing",
+            f"{script}:65-77 closest reference length, ties to the shorter",
+            f"{script}:141 p_n = 0 where l_n = 0; :174-175 `my_log`: -9999999999 for log 0",
+            f"{script}:154 BP exp(1 - r/c); :160 `BLEU = %.2f` of 100 * BLEU",
+        ),
+        tokenize="none",
+        lowercase="ascii" if params["lc"] == "true" else "none",
+        split="ascii",
+    )
+
+
+_MULTI_BLEU_FAMILY = Family("multi-bleu", {"lc": _BOOL}, {"lc": "false"}, _multi_bleu)
+
+
+# --- Python and Rust libraries --------------------------------------------------------------------
+
+NMT = "tensorflow/nmt@0be864257a76c151eef20ea689755f08bc1faf4e nmt/scripts/bleu.py"
+
+
+def _nmt(params: Params) -> Profile:
+    smooth = params["smooth"] == "true"
+    options: dict[str, Any] = {"ref_length": "shortest", "arithmetic": "binary64"}
+    if smooth:
+        options.update(smoothing="add-one", undefined_precision="one")
+    return Profile(
+        _named("nmt", params, _NMT_FAMILY.defaults),
+        "tensorflow/nmt compute_bleu",
+        "0be8642",
+        "Google's compute_bleu (tensorflow/nmt, tensor2tensor; HF evaluate's 'bleu'): shortest reference",
+        options,
+        (
+            f"{NMT}:70 `reference_length += min(len(r) for r in references)` (ref_length=shortest)",
+            f"{NMT}:87-95 smooth: (m + 1) / (l + 1) at every order, 0/0 becoming 1/1; else m/l or 0",
+            f"{NMT}:103-108 ratio = c / r; BP = exp(1 - 1/ratio) when ratio <= 1",
+        ),
+    )
+
+
+_NMT_FAMILY = Family("nmt", {"smooth": _BOOL}, {"smooth": "false"}, _nmt)
+
+
+def _bleuscore(params: Params) -> Profile:
+    smooth = params["smooth"] == "true"
+    options: dict[str, Any] = {"ref_length": "shortest", "arithmetic": "binary64"}
+    if smooth:
+        options.update(smoothing="add-one", undefined_precision="one")
+    return Profile(
+        _named("bleuscore", params, _BLEUSCORE_FAMILY.defaults),
+        "bleuscore",
+        "0.2.0",
+        "bleuscore (Rust) compute: tensorflow/nmt's arithmetic on 13a tokens",
+        options,
+        (
+            "bleuscore 0.2.0 src/bleu.rs compute_score: "
+            "`reference_length += references_tokens.iter().map(|x| x.len()).min()` (spec 10, hand-checked)",
+            "bleuscore 0.2.0: tokenizer 13a, case kept (compute([['The cat, sat on']], ['the cat,sat']) "
+            "gives p_1 = 3/4 on 4 tokens); smooth as tensorflow/nmt",
+        ),
+        tokenize="13a",
+    )
+
+
+_BLEUSCORE_FAMILY = Family("bleuscore", {"smooth": _BOOL}, {"smooth": "false"}, _bleuscore)
+
+TORCHMETRICS = "torchmetrics 1.9.0 torchmetrics/functional/text/bleu.py"
+
+
+def _torchmetrics(params: Params) -> Profile:
+    options: dict[str, Any] = {
+        "ref_length": "closest-first",
+        "early_return": "any-zero",
+        "arithmetic": "binary32",
+    }
+    if params["smooth"] == "true":
+        options["smoothing"] = "chen-cherry-2"
+    return Profile(
+        _named("torchmetrics", params, _TORCHMETRICS_FAMILY.defaults),
+        "torchmetrics",
+        "1.9.0",
+        "torchmetrics BLEUScore: float32 tensors, ties to the first reference, 0 if any order has no match",
+        options,
+        (
+            f"{TORCHMETRICS}:58 `sentence.split()` (split=unicode)",
+            f"{TORCHMETRICS}:92 `target_len_diff.index(min(...))`: ties to the first listed reference",
+            f"{TORCHMETRICS}:132 `if min(numerator) == 0.0: return 0` "
+            "before smoothing (early_return=any-zero)",
+            f"{TORCHMETRICS}:137-140 smooth: (m + 1) / (l + 1) for n >= 2, p_1 unsmoothed (SMOOTH-CC2)",
+            f"{TORCHMETRICS}:144-147 log, sum, exp and BP on tensors of the default dtype, float32",
+        ),
+    )
+
+
+_TORCHMETRICS_FAMILY = Family("torchmetrics", {"smooth": _BOOL}, {"smooth": "false"}, _torchmetrics)
+
+COCO = "pycocoevalcap 1.2 pycocoevalcap/bleu/bleu_scorer.py"
+
+
+def _coco(params: Params) -> Profile:
+    return Profile(
+        "coco",
+        "pycocoevalcap",
+        "1.2",
+        "pycocoevalcap Bleu_4: (m + 1e-15) / (l + 1e-9) at every order and a BP from the same constants",
+        {
+            "smoothing": "coco",
+            "undefined_precision": "smoothed",
+            "brevity_penalty": "coco",
+            "arithmetic": "binary64",
+        },
+        (
+            f"{COCO}:27 `s.split()` (split=unicode; captions are usually PTB-tokenized first)",
+            "pycocoevalcap 1.2 pycocoevalcap/bleu/bleu.py:40 `compute_score(option='closest')`; "
+            f"{COCO}:189 closest, ties to the shorter (spec EC-001 said average: corrected)",
+            f"{COCO}:201-202,251-253 tiny = 1e-15 added to m_n, small = 1e-9 to l_n,"
+            " every order (SMOOTH-COCO)",
+            f"{COCO}:254-257 ratio = (c + tiny) / (r + small); BP = exp(1 - 1/ratio) when ratio < 1 (EC-017)",
+        ),
+    )
+
+
+IGNITE = "pytorch-ignite 0.5.5 ignite/metrics/nlp/bleu.py"
+_IGNITE_SMOOTHING = {
+    "no_smooth": "none",
+    "smooth1": "chen-cherry-1",
+    "nltk_smooth2": "chen-cherry-2",
+    "smooth2": "chen-cherry-2",
+}
+
+
+def _ignite(params: Params) -> Profile:
+    smooth, average = params["smooth"], params["average"]
+    options: dict[str, Any] = {
+        "smoothing": _IGNITE_SMOOTHING[smooth],
+        "early_return": "any-zero" if smooth == "no_smooth" else "no-unigram-match",
+        "aggregation": average,
+        "arithmetic": "binary64",
+    }
+    if smooth == "smooth2":
+        options["undefined_precision"] = "one"  # (0 + 1) / (0 + 1) on the raw l_n
+    else:
+        options["denominator"] = "max1-total"
+    return Profile(
+        _named("ignite", params, _IGNITE_FAMILY.defaults),
+        "pytorch-ignite",
+        "0.5.5",
+        "ignite.metrics.nlp.Bleu: macro average of sentence BLEU by default, nltk-like denominators",
+        options,
+        (
+            f"{IGNITE}:140 `average` defaults to 'macro'"
+            " (each update's sentences scored alone, then averaged)",
+            f"{IGNITE}:197 `if p_numerators[1] == 0: return 0`; :201 no_smooth returns 0 when any order is 0",
+            f"{IGNITE}:40,45,61 max(1, d) on the (summed) denominators (denominator=max1-total); "
+            "smooth2 (:54-56) keeps the raw d, so 0/0 becomes (0 + 1) / (0 + 1)",
+            f"{IGNITE}:39-41 smooth1: epsilon / d where m = 0 (SMOOTH-CC1)"
+            "; :54-56 (m + 1) / (d + 1) for n >= 2",
+            f"{IGNITE}:17 closest reference length, ties to the shorter; :206 BP 0 when c = 0",
+        ),
+    )
+
+
+_IGNITE_FAMILY = Family(
+    "ignite",
+    {"smooth": tuple(_IGNITE_SMOOTHING), "average": ("macro", "micro")},
+    {"smooth": "no_smooth", "average": "macro"},
+    _ignite,
+)
+
+FAST_BLEU = "fast-bleu 0.0.90 fast_bleu/cpp_sources/sources/nltk.cpp"
+
+
+def _fast_bleu(params: Params) -> Profile:
+    smoothing = params["smoothing"]
+    options: dict[str, Any] = {
+        "denominator": "max1-segment",
+        "early_return": "no-unigram-match",
+        "aggregation": "macro",
+        "arithmetic": "binary64",
+    }
+    if smoothing == "0":
+        # log(numeric_limits<long double>::min()): 2^-16382 on x86-64's 80-bit long double.
+        options.update(zero_precision="sentinel", zero_value=f"1/{2**16382}")
+    else:
+        options.update(smoothing="chen-cherry-1", zero_precision="skip")
+    return Profile(
+        _named("fast-bleu", params, _FAST_BLEU_FAMILY.defaults),
+        "fast-bleu",
+        "0.0.90",
+        "fast-bleu (C++) BLEU: nltk's sentence_bleu per hypothesis, log 0 as log(LDBL_MIN)",
+        options,
+        (
+            f"{FAST_BLEU}:66 `denominator = max(1, denominator)`; :128 `if (p_n[0].numerator == 0) return 0`",
+            f"{FAST_BLEU}:36-39,138-139 smoothing 0: a zero precision's log is "
+            "log(numeric_limits<long double>::min())",
+            f"{FAST_BLEU}:43-50 smoothing 1: epsilon / denominator (SMOOTH-CC1); :86-93 BP as nltk",
+            "fast-bleu 0.0.90 sources/bleu.cpp:161-190 every hypothesis is one sentence scored alone",
+        ),
+        level="sentence",
+    )
+
+
+_FAST_BLEU_FAMILY = Family("fast-bleu", {"smoothing": ("0", "1")}, {"smoothing": "0"}, _fast_bleu)
+
+
+# --- the registry ---------------------------------------------------------------------------------
+
+PROFILES: dict[str, Family] = {
+    f.name: f
+    for f in (
+        Family("paper", {}, {}, _paper),
+        _SACREBLEU_FAMILY,
+        _SACREBLEU_SENTENCE_FAMILY,
+        Family(
+            "sacrebleu-1.5", _SACREBLEU_PARAMS, _SACREBLEU_FAMILY.defaults, _sacrebleu_15, numeric=("value",)
+        ),
+        _NLTK_FAMILY,
+        Family("nltk-sentence", _NLTK_FAMILY.parameters, _NLTK_FAMILY.defaults, _nltk_sentence),
+        Family("nltk-3.2", {}, {}, _nltk_32),
+        _MTEVAL_FAMILY,
+        _MTEVAL_14_FAMILY,
+        _MULTI_BLEU_FAMILY,
+        _NMT_FAMILY,
+        _TORCHMETRICS_FAMILY,
+        _BLEUSCORE_FAMILY,
+        Family("coco", {}, {}, _coco),
+        _IGNITE_FAMILY,
+        _FAST_BLEU_FAMILY,
+    )
+}
+
+_NAME = re.compile(r"^([a-z0-9][a-z0-9.\-]*)(?:\[(.*)\])?$")
+
+
+def _named(family: str, params: Params, defaults: Params) -> str:
+    """``family[k=v,...]`` listing the parameters that differ from the defaults, in a fixed order."""
+    shown = [f"{k}={params[k]}" for k in sorted(params) if params[k] != defaults.get(k)]
+    return f"{family}[{','.join(shown)}]" if shown else family
+
+
+def resolve(name: str) -> Profile:
+    """CONV-PROFILES. The profile called ``name``, e.g. ``nltk``, ``nltk[method=4]``.
+
+    >>> resolve("nltk[method=4]").options["smoothing"]
+    'nltk-4'
+    >>> resolve("sacrebleu").tokenize
+    '13a'
+    """
+    if not isinstance(name, str):
+        raise BleuOptionError("CONV-PROFILES", f"a profile is named by a string, got {type(name).__name__}")
+    match = _NAME.match(name.strip())
+    if not match or match.group(1) not in PROFILES:
+        raise BleuOptionError("CONV-PROFILES", f"unknown profile {name!r}; known: {', '.join(PROFILES)}")
+    params: dict[str, str] = {}
+    for item in filter(None, (match.group(2) or "").split(",")):
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise BleuOptionError("CONV-PROFILES", f"profile parameter {item!r} is not key=value")
+        params[key.strip()] = value.strip()
+    return PROFILES[match.group(1)](params)
+
+
+def profile_options(profile: Profile, overrides: Mapping[str, Any]) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """The profile's options with ``overrides`` applied; also the names of the options overridden."""
+    changed = tuple(sorted(k for k in overrides if profile.options.get(k, _MISSING) != overrides[k]))
+    return {**profile.options, **overrides}, changed
+
+
+_MISSING = object()
