@@ -12,7 +12,7 @@ from reference_bleu.errors import BleuInputError
 from reference_bleu.evaluation import Evaluation, conventional_bp, evaluate, last_segment, macro_average
 from reference_bleu.exact import WORKING_DIGITS, Real, correctly_rounded, published
 from reference_bleu.floating import float_mean, float_score
-from reference_bleu.inputs import Tokens, validate_corpus
+from reference_bleu.inputs import conventional_references, validate_corpus
 from reference_bleu.length import Length
 from reference_bleu.options import BleuOptions, make_options
 from reference_bleu.profiles import profile_options, resolve
@@ -189,26 +189,14 @@ def corpus_bleu_with(options: BleuOptions, hypotheses: Any, references: Any) -> 
     hyps, refs = validate_corpus(hypotheses, references)
     segments = [
         segment_statistics(
-            h, conventional_references(r, options, i), options.statistics_orders, options.ref_length
+            h,
+            conventional_references(r, options.empty_references, i),
+            options.statistics_orders,
+            options.ref_length,
         )
         for i, (h, r) in enumerate(zip(hyps, refs, strict=True))
     ]
     return score_segments(segments, options)
-
-
-def conventional_references(references: list[Tokens], options: BleuOptions, i: int) -> list[Tokens]:
-    """EC-005. A segment's references under the point: empty ones kept, dropped, or an error.
-
-    Dropping every reference of a segment leaves none, which is EC-006's error.
-    """
-    if options.empty_references == "keep" or all(references):
-        return references
-    if options.empty_references == "error":
-        raise BleuInputError("EC-005", f"segment {i} has an empty reference")
-    kept = [r for r in references if r]
-    if not kept:
-        raise BleuInputError("EC-006", f"segment {i} has no reference once empty references are dropped")
-    return kept
 
 
 def sentence_bleu(hypothesis: Any, references: Any, profile: str | None = None, **options: Any) -> BleuResult:

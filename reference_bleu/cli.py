@@ -11,26 +11,45 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any, get_args
 
 from reference_bleu.api import BleuResult, score_segments
 from reference_bleu.errors import BleuError
 from reference_bleu.explain import explain
 from reference_bleu.files import Counting, file_statistics, read_statistics, statistics_document
+from reference_bleu.inputs import EMPTY_REFERENCE_RULES
 from reference_bleu.length import REF_LENGTH_RULES
 from reference_bleu.options import (
     VERSION,
     Aggregation,
+    Arithmetic,
     BleuOptions,
+    BrevityPenaltyRule,
+    Denominator,
+    EarlyReturn,
+    Scale,
     UndefinedPrecision,
     ZeroPrecision,
     make_options,
 )
+from reference_bleu.profiles import (
+    PROFILES,
+    Profile,
+    describe_profile,
+    profile_options,
+    profile_table,
+    resolve,
+)
 from reference_bleu.smoothing import SMOOTHING_METHODS
 from reference_bleu.statistics import Statistics
-from reference_bleu.tokenizers import CASE_FOLDINGS, TOKENIZERS, tokenize_line
+from reference_bleu.tokenizers import CASE_FOLDINGS, SPLIT_RULES, TOKENIZERS, tokenize_line
 
 EXIT_USAGE = 2
+
+
+#: A system to score: its name, its statistics (one sum, or every segment's) and its segments.
+System = tuple[str, list[Statistics], int]
 
 
 class CliError(Exception):
@@ -38,36 +57,97 @@ class CliError(Exception):
 
 
 def _option_arguments(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("BLEU options (spec API-OPTIONS)")
+    group = parser.add_argument_group("BLEU options (spec API-OPTIONS; each overrides --profile)")
+    group.add_argument(
+        "--profile",
+        "-p",
+        default=None,
+        metavar="NAME",
+        help="a tool's conventions, e.g. sacrebleu, nltk[method=3], multi-bleu "
+        "(list: reference-bleu profiles; spec CONV-PROFILES)",
+    )
     group.add_argument("--max-order", "-N", type=int, default=None, help="N, the largest n-gram order (4)")
     group.add_argument(
         "--weights", "-w", nargs="+", default=None, metavar="W", help='w_1..w_N, e.g. "1/4" (uniform)'
     )
     group.add_argument("--ref-length", choices=REF_LENGTH_RULES, default=None, help="EC-001 (closest)")
-    group.add_argument("--smoothing", "-s", choices=tuple(SMOOTHING_METHODS), default="none", help="SMOOTH")
-    group.add_argument("--smoothing-value", default=None, help="epsilon, k, K or alpha of the smoothing")
-    group.add_argument("--effective-order", action="store_true", help="EC-003: drop orders with no n-grams")
-    group.add_argument("--zero-precision", choices=get_args(ZeroPrecision), default="limit", help="EC-002")
     group.add_argument(
-        "--undefined-precision", choices=get_args(UndefinedPrecision), default="zero", help="EC-003"
+        "--smoothing", "-s", choices=tuple(SMOOTHING_METHODS), default=None, help="SMOOTH (none)"
     )
-    group.add_argument("--aggregation", choices=get_args(Aggregation), default="micro", help="EC-009")
-    group.add_argument("--unnormalized-weights", action="store_true", help="EC-007: weights as given")
+    group.add_argument("--smoothing-value", default=None, help="epsilon, k, K or alpha of the smoothing")
+    group.add_argument(
+        "--effective-order", action="store_true", default=None, help="EC-003: drop orders with no n-grams"
+    )
+    group.add_argument(
+        "--zero-precision", choices=get_args(ZeroPrecision), default=None, help="EC-002 (limit)"
+    )
+    group.add_argument(
+        "--zero-value", default=None, help="EC-002: the sentinel p_n, or the constant for log 0"
+    )
+    group.add_argument(
+        "--undefined-precision", choices=get_args(UndefinedPrecision), default=None, help="EC-003 (zero)"
+    )
+    group.add_argument("--aggregation", choices=get_args(Aggregation), default=None, help="EC-009 (micro)")
+    group.add_argument(
+        "--unnormalized-weights", action="store_true", default=None, help="EC-007: weights as given"
+    )
+    group.add_argument("--denominator", choices=get_args(Denominator), default=None, help="EC-015 (l_n)")
+    group.add_argument("--early-return", choices=get_args(EarlyReturn), default=None, help="EC-016 (none)")
+    group.add_argument(
+        "--brevity-penalty", choices=get_args(BrevityPenaltyRule), default=None, help="EC-017 (paper)"
+    )
+    group.add_argument("--arithmetic", choices=get_args(Arithmetic), default=None, help="CONV-ARITH (exact)")
+    group.add_argument("--scale", choices=get_args(Scale), default=None, help="EC-013: unit or percent")
+    group.add_argument("--round-digits", type=int, default=None, help="EC-013: decimals printed (all)")
+
+
+#: Command-line options that are API options, by their argparse destination.
+_API_OPTIONS = (
+    "max_order",
+    "weights",
+    "ref_length",
+    "smoothing",
+    "smoothing_value",
+    "effective_order",
+    "zero_precision",
+    "zero_value",
+    "undefined_precision",
+    "aggregation",
+    "unnormalized_weights",
+    "denominator",
+    "early_return",
+    "brevity_penalty",
+    "arithmetic",
+    "scale",
+    "round_digits",
+)
 
 
 def _text_arguments(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("text (spec TOK-PIPELINE, chapter 11)")
+    group = parser.add_argument_group("text (spec TOK-PIPELINE, chapter 11; each overrides --profile)")
     group.add_argument(
-        "--tokenize", "-tok", choices=TOKENIZERS, default="none", help="tokenizer (none: split on whitespace)"
+        "--tokenize", "-tok", choices=TOKENIZERS, default=None, help="tokenizer (none: split on whitespace)"
     )
     group.add_argument(
         "--lowercase",
         "-lc",
         nargs="?",
         const="unicode",
-        default="none",
+        default=None,
         choices=CASE_FOLDINGS,
         help="case folding: unicode (str.lower, sacrebleu's -lc; the default of the flag) or ascii (A-Z)",
+    )
+    group.add_argument(
+        "--split",
+        choices=SPLIT_RULES,
+        default=None,
+        help="TOK-SPLIT-RULE: unicode (str.split), ascii (Perl), space",
+    )
+    group.add_argument(
+        "--empty-references",
+        choices=EMPTY_REFERENCE_RULES,
+        default=None,
+        help="EC-005: keep (default), drop or refuse empty references",
     )
 
 
@@ -76,22 +156,30 @@ def _run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress on standard error")
 
 
+def _profile(args: argparse.Namespace) -> Profile | None:
+    name = getattr(args, "profile", None)
+    return None if name is None else resolve(name)
+
+
+def _text(args: argparse.Namespace) -> dict[str, str]:
+    """The text conventions: the flags given, else the profile's, else the paper's (str.split)."""
+    profile = _profile(args)
+    base = profile.text if profile else {"tokenize": "none", "lowercase": "none", "split": "unicode"}
+    given = {k: getattr(args, k) for k in base if getattr(args, k, None) is not None}
+    return {**base, **given}
+
+
 def _options(args: argparse.Namespace, ref_length: str | None = None) -> BleuOptions:
-    kwargs: dict[str, Any] = {
-        "ref_length": ref_length or args.ref_length or "closest",
-        "smoothing": args.smoothing,
-        "smoothing_value": args.smoothing_value,
-        "effective_order": args.effective_order,
-        "zero_precision": args.zero_precision,
-        "undefined_precision": args.undefined_precision,
-        "aggregation": args.aggregation,
-        "unnormalized_weights": args.unnormalized_weights,
-    }
-    if args.max_order is not None:
-        kwargs["max_order"] = args.max_order
-    if args.weights is not None:
-        kwargs["weights"] = list(args.weights)
-    return make_options(**kwargs)
+    given: dict[str, Any] = {k: getattr(args, k) for k in _API_OPTIONS if getattr(args, k, None) is not None}
+    if "weights" in given:
+        given["weights"] = list(given["weights"])
+    if getattr(args, "empty_references", None) is not None:
+        given["empty_references"] = args.empty_references
+    if ref_length is not None:
+        given["ref_length"] = ref_length
+    profile = _profile(args)
+    merged = profile_options(profile, given)[0] if profile else given
+    return make_options(**merged)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -126,6 +214,14 @@ def _parser() -> argparse.ArgumentParser:
     exp.add_argument("references", nargs="+", help="its references, as text")
     _text_arguments(exp)
     _option_arguments(exp)
+
+    listing = commands.add_parser(
+        "profiles",
+        help="the conventions of real tools: every profile, or one with its evidence (spec CONV-PROFILES)",
+    )
+    listing.add_argument(
+        "name", nargs="?", help="a profile, e.g. nltk[method=3]: its every axis and evidence"
+    )
 
     commands.add_parser(
         "conform",
@@ -182,6 +278,10 @@ def _as_json(result: BleuResult, signature: str, name: str, segments: int) -> di
         "segments": segments,
         "score": result.score,
         "score_decimal": str(result.score_decimal),
+        "reported": result.reported,
+        "reported_text": result.reported_text,
+        "profile": result.profile,
+        "overridden": list(result.overridden),
         "precisions": [None if p is None else str(p) for p in result.precisions],
         "smoothed_precisions": list(result.smoothed_precisions),
         "brevity_penalty": result.brevity_penalty,
@@ -199,7 +299,7 @@ def _render(result: BleuResult, signature: str) -> str:
     )
     return "\n".join(
         [
-            f"BLEU = {result.score!r}",
+            f"BLEU = {result.reported_text}" + (f"  ({result.profile})" if result.profile else ""),
             f"  {p}",
             f"  matches/totals = {_precision_text(result)}",
             f"  BP = {result.brevity_penalty!r}  ratio = {ratio}  c = {result.hyp_len}  r = {result.ref_len}",
@@ -229,33 +329,67 @@ def _table(rows: Sequence[tuple[str, BleuResult]], signature: str) -> str:
     return "\n".join([*text, f"signature: {signature}"])
 
 
+def _needs_segments(options: BleuOptions) -> bool:
+    """Whether scoring needs each segment's statistics, not only their sum (EC-009, EC-015, SMOOTH-NLTK-5)."""
+    return (
+        options.aggregation == "macro"
+        or options.denominator == "max1-segment"
+        or SMOOTHING_METHODS[options.smoothing].needs_last_segment
+    )
+
+
+def _counting(orders: int, ref_length: str, text: dict[str, str], empty_references: str) -> Counting:
+    return Counting(orders, ref_length, text["tokenize"], text["lowercase"], text["split"], empty_references)  # type: ignore[arg-type]
+
+
+def _merged_statistics(args: argparse.Namespace) -> tuple[BleuOptions, Counting, int, list[System]]:
+    """``score --stats``: the options, counting, nrefs and the one system of merged statistics files."""
+    if args.refs:
+        raise CliError("give either --stats or -r/--refs, not both")
+    merged, counting, nrefs, count = read_statistics(args.stats)
+    if args.ref_length not in (None, counting.ref_length):
+        raise CliError(f"the statistics were counted with --ref-length {counting.ref_length}")
+    options = _options(args, counting.ref_length)
+    if _needs_segments(options):
+        raise CliError(
+            "these conventions need each segment's statistics, not merged ones (spec EC-009, EC-015)"
+        )
+    if counting.orders < options.statistics_orders:
+        raise CliError(
+            f"the statistics have {counting.orders} orders; these options need {options.statistics_orders}"
+        )
+    return (
+        options,
+        counting,
+        nrefs,
+        [(",".join(args.stats), [merged.truncated(options.statistics_orders)], count)],
+    )
+
+
+def _file_statistics(args: argparse.Namespace) -> tuple[BleuOptions, Counting, int, list[System]]:
+    """``score -r REF -i HYP...``: the options, counting, nrefs and each hypothesis file's statistics."""
+    if not args.refs:
+        raise CliError("the following arguments are required: -r/--refs (or --stats)")
+    options = _options(args)
+    counting = _counting(options.statistics_orders, options.ref_length, _text(args), options.empty_references)
+    systems: list[System] = []
+    for hyp_path in args.input:
+        segments, count = _count(args, hyp_path, counting, _needs_segments(options))
+        systems.append((hyp_path, segments, count))
+    return options, counting, len(args.refs), systems
+
+
 def _score(args: argparse.Namespace) -> int:
-    if args.stats:
-        if args.refs:
-            raise CliError("give either --stats or -r/--refs, not both")
-        merged, counting, nrefs, count = read_statistics(args.stats)
-        if args.ref_length not in (None, counting.ref_length):
-            raise CliError(f"the statistics were counted with --ref-length {counting.ref_length}")
-        options = _options(args, counting.ref_length)
-        if options.aggregation == "macro":
-            raise CliError("macro aggregation needs each segment's statistics, not merged ones (spec EC-009)")
-        if counting.orders < options.statistics_orders:
-            raise CliError(
-                f"the statistics have {counting.orders} orders; "
-                f"these options need {options.statistics_orders}"
+    profile = _profile(args)
+    options, counting, nrefs, systems = _merged_statistics(args) if args.stats else _file_statistics(args)
+    results = []
+    for name, segments, count in systems:
+        result = score_segments(segments, options)
+        if profile is not None:
+            result = replace(
+                result, profile=profile.name, overridden=profile_options(profile, _given(args))[1]
             )
-        systems = [(",".join(args.stats), [merged.truncated(options.statistics_orders)], count)]
-    else:
-        if not args.refs:
-            raise CliError("the following arguments are required: -r/--refs (or --stats)")
-        options = _options(args)
-        counting = Counting(options.statistics_orders, options.ref_length, args.tokenize, args.lowercase)
-        nrefs = len(args.refs)
-        systems = []
-        for hyp_path in args.input:
-            segments, count = _count(args, hyp_path, counting, options.aggregation == "macro")
-            systems.append((hyp_path, segments, count))
-    results = [(name, score_segments(segments, options), count) for name, segments, count in systems]
+        results.append((name, result, count))
     signature = _signature(nrefs, counting, results[0][1])
     if args.json:
         documents = [_as_json(result, signature, name, count) for name, result, count in results]
@@ -267,10 +401,25 @@ def _score(args: argparse.Namespace) -> int:
     return 0
 
 
+def _given(args: argparse.Namespace) -> dict[str, Any]:
+    """The API options given on the command line (to name those that override a profile)."""
+    given = {k: getattr(args, k) for k in _API_OPTIONS if getattr(args, k, None) is not None}
+    return {k: list(v) if k == "weights" else v for k, v in given.items()}
+
+
 def _stats(args: argparse.Namespace) -> int:
-    counting = Counting(args.orders, args.ref_length, args.tokenize, args.lowercase)
+    counting = _counting(args.orders, args.ref_length, _text(args), args.empty_references or "keep")
     segments, count = _count(args, args.input, counting, macro=False)
     print(json.dumps(statistics_document(segments[0], counting, len(args.refs), count), indent=2))
+    return 0
+
+
+def _profiles(args: argparse.Namespace) -> int:
+    """``reference-bleu profiles [NAME]``: every profile's point, or one profile with its evidence."""
+    if args.name:
+        print(describe_profile(resolve(args.name)))
+    else:
+        print(profile_table([resolve(name) for name in PROFILES]))
     return 0
 
 
@@ -281,12 +430,15 @@ def _run(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "explain":
         options = _options(args)
-        hypothesis = tokenize_line(args.hypothesis, args.tokenize, args.lowercase)
-        references = [tokenize_line(r, args.tokenize, args.lowercase) for r in args.references]
+        text = _text(args)
+        hypothesis = tokenize_line(args.hypothesis, **text)
+        references = [tokenize_line(r, **text) for r in args.references]
         print(explain(hypothesis, references, options))
         return 0
     if args.command == "stats":
         return _stats(args)
+    if args.command == "profiles":
+        return _profiles(args)
     return _score(args)
 
 

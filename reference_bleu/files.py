@@ -21,9 +21,10 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from reference_bleu.errors import BleuInputError
+from reference_bleu.inputs import EMPTY_REFERENCE_RULES, conventional_references
 from reference_bleu.length import REF_LENGTH_RULES, RefLengthRule
 from reference_bleu.statistics import Statistics, corpus_statistics, segment_statistics
-from reference_bleu.tokenizers import check_case_folding, tokenize_line, tokenizer
+from reference_bleu.tokenizers import check_case_folding, check_split_rule, tokenize_line, tokenizer
 
 #: Segments per chunk handed to a worker.
 CHUNK_SIZE = 2000
@@ -39,17 +40,26 @@ class Counting:
     ref_length: RefLengthRule = "closest"
     tokenize: str = "none"
     lowercase: str = "none"
+    #: TOK-SPLIT-RULE: Python's ``str.split()``, Perl's ASCII ``split`` or ``split(" ")``.
+    split: str = "unicode"
+    #: EC-005: empty references kept, dropped or refused while counting.
+    empty_references: str = "keep"
 
     def __post_init__(self) -> None:
         tokenizer(self.tokenize)
         check_case_folding(self.lowercase)
+        check_split_rule(self.split)
         if self.ref_length not in REF_LENGTH_RULES:
             raise BleuInputError("EC-001", f"unknown reference length rule {self.ref_length!r}")
+        if self.empty_references not in EMPTY_REFERENCE_RULES:
+            raise BleuInputError("EC-005", f"unknown empty reference rule {self.empty_references!r}")
 
     def signature(self) -> str:
         """``case:mixed|tok:13a`` and so on: the text options that change the number."""
         case = {"none": "mixed", "unicode": "lc", "ascii": "lc-ascii"}[self.lowercase]
-        return f"case:{case}|tok:{self.tokenize}"
+        split = "" if self.split == "unicode" else f"|split:{self.split}"
+        empty = "" if self.empty_references == "keep" else f"|empty_refs:{self.empty_references}"
+        return f"case:{case}|tok:{self.tokenize}{split}{empty}"
 
 
 def open_text(path: str, stack: ExitStack) -> TextIO:
@@ -99,10 +109,12 @@ Chunk = tuple[list[Statistics], int]
 
 def chunk_statistics(rows: Sequence[tuple[str, ...]], counting: Counting, keep: bool) -> Chunk:
     """The statistics of a chunk of rows (their sum, or each segment's when ``keep``) and its size."""
-    segments = []
+    segments: list[Statistics] = []
+    text = (counting.tokenize, counting.lowercase, counting.split)
     for hypothesis, *references in rows:
-        tokens = tokenize_line(hypothesis, counting.tokenize, counting.lowercase)
-        refs = [tokenize_line(r, counting.tokenize, counting.lowercase) for r in references]
+        tokens = tokenize_line(hypothesis, *text)
+        refs = [tuple(tokenize_line(r, *text)) for r in references]
+        refs = conventional_references(refs, counting.empty_references, len(segments))
         segments.append(segment_statistics(tokens, refs, counting.orders, counting.ref_length))
     return (segments if keep else [corpus_statistics(segments, counting.orders)]), len(rows)
 
@@ -175,6 +187,8 @@ def statistics_document(stats: Statistics, counting: Counting, nrefs: int, segme
         "ref_length": counting.ref_length,
         "tokenize": counting.tokenize,
         "lowercase": counting.lowercase,
+        "split": counting.split,
+        "empty_references": counting.empty_references,
         "nrefs": nrefs,
         "segments": segments,
         "statistics": stats.to_json(),
@@ -202,7 +216,12 @@ def read_statistics(paths: Sequence[str]) -> tuple[Statistics, Counting, int, in
                     "CLI-FILES", f"{path} is not a {STATS_FORMAT} v{STATS_FORMAT_VERSION} file"
                 )
             this = Counting(
-                document["orders"], document["ref_length"], document["tokenize"], document["lowercase"]
+                document["orders"],
+                document["ref_length"],
+                document["tokenize"],
+                document["lowercase"],
+                document.get("split", "unicode"),
+                document.get("empty_references", "keep"),
             )
             stats = Statistics.from_json(document["statistics"])
             nrefs.add(int(document["nrefs"]))

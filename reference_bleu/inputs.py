@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Literal, get_args
 
 from reference_bleu.errors import BleuInputError
 
 Tokens = tuple[str, ...]
+EmptyReferences = Literal["keep", "drop", "error"]
+EMPTY_REFERENCE_RULES: tuple[str, ...] = get_args(EmptyReferences)
 
 
 def _tokens(value: object, what: str) -> Tokens:
@@ -67,3 +70,21 @@ def validate_corpus(hypotheses: object, references: object) -> tuple[list[Tokens
             raise BleuInputError("EC-006", f"segment {i} has no reference")
         checked_refs.append([_tokens(r, f"reference {k} of segment {i}") for k, r in enumerate(listed)])
     return checked_hyps, checked_refs
+
+
+def conventional_references(references: list[Tokens], rule: str, i: int) -> list[Tokens]:
+    """EC-005. Segment ``i``'s references under the rule for empty ones: kept, dropped, or an error.
+
+    Dropping every reference of a segment leaves none, which is EC-006's error.
+
+    >>> conventional_references([("a",), ()], "drop", 0)
+    [('a',)]
+    """
+    if rule == "keep" or all(references):
+        return references
+    if rule == "error":
+        raise BleuInputError("EC-005", f"segment {i} has an empty reference")
+    kept = [r for r in references if r]
+    if not kept:
+        raise BleuInputError("EC-006", f"segment {i} has no reference once empty references are dropped")
+    return kept

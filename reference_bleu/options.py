@@ -14,6 +14,7 @@ from typing import Any, Literal, get_args
 
 from reference_bleu.combination import WeightLike, weights_w_n
 from reference_bleu.errors import BleuOptionError
+from reference_bleu.inputs import EmptyReferences
 from reference_bleu.length import REF_LENGTH_RULES, RefLengthRule
 from reference_bleu.smoothing import SMOOTHING_METHODS
 
@@ -25,7 +26,6 @@ Aggregation = Literal["micro", "macro"]
 Denominator = Literal["l_n", "max1-segment", "max1-total"]
 EarlyReturn = Literal["none", "no-unigram-match", "no-match", "any-zero"]
 BrevityPenaltyRule = Literal["paper", "coco"]
-EmptyReferences = Literal["keep", "drop", "error"]
 Arithmetic = Literal["exact", "binary64", "binary32"]
 Scale = Literal["unit", "percent"]
 

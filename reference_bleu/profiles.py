@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from reference_bleu.errors import BleuOptionError
@@ -534,7 +535,7 @@ def _fast_bleu(params: Params) -> Profile:
     }
     if smoothing == "0":
         # log(numeric_limits<long double>::min()): 2^-16382 on x86-64's 80-bit long double.
-        options.update(zero_precision="sentinel", zero_value=f"1/{2**16382}")
+        options.update(zero_precision="sentinel", zero_value=Fraction(1, 2**16382))
     else:
         options.update(smoothing="chen-cherry-1", zero_precision="skip")
     return Profile(
@@ -621,3 +622,64 @@ def profile_options(profile: Profile, overrides: Mapping[str, Any]) -> tuple[dic
 
 
 _MISSING = object()
+
+
+def axis_values(profile: Profile) -> dict[str, str]:
+    """The profile's value on every axis of CONV-SPACE, defaults filled in, as short strings."""
+    from reference_bleu.options import make_options  # noqa: PLC0415 -- options import nothing of profiles
+
+    o = make_options(**profile.options)
+    smoothing = o.smoothing
+    if o.smoothing_value is not None:
+        smoothing += f"={o.smoothing_value}"
+    zero: str = o.zero_precision
+    if zero in ("sentinel", "log-constant"):
+        zero += f"({o.signature().split('zero_value:')[1].split('|')[0]})"
+    undefined = "effective" if o.effective_order else o.undefined_precision
+    output = o.scale + ("" if o.round_digits is None else f",{o.round_digits}dp")
+    return {
+        "level": profile.level,
+        "tokenize": profile.tokenize,
+        "lowercase": profile.lowercase,
+        "split": profile.split,
+        "ref_length": o.ref_length,
+        "empty_refs": o.empty_references,
+        "denominator": o.denominator,
+        "early_return": o.early_return,
+        "undefined": undefined,
+        "zero": zero,
+        "smoothing": smoothing,
+        "bp": o.brevity_penalty,
+        "aggregation": o.aggregation,
+        "arithmetic": o.arithmetic,
+        "output": output,
+    }
+
+
+def profile_table(profiles: list[Profile]) -> str:
+    """A Markdown table: one row per profile, one column per axis; ``paper``'s value shown as ``.``."""
+    paper = axis_values(resolve("paper"))
+    header = ["profile", *paper]
+    rows = [header, ["---"] * len(header)]
+    for profile in profiles:
+        values = axis_values(profile)
+        cells = [v if profile.name == "paper" or v != paper[k] else "." for k, v in values.items()]
+        rows.append([profile.name, *cells])
+    lines = ["| " + " | ".join(row) + " |" for row in rows]
+    params = [
+        f"{name}[{','.join([*f.parameters, *f.numeric])}]"
+        for name, f in PROFILES.items()
+        if f.parameters or f.numeric
+    ]
+    return "\n".join([*lines, "", "parameters: " + "; ".join(params)])
+
+
+def describe_profile(profile: Profile) -> str:
+    """One profile: what it is, its value on every axis, and the evidence for them."""
+    lines = [f"{profile.name}: {profile.tool} {profile.version}", f"  {profile.summary}", "  axes:"]
+    lines += [f"    {k}: {v}" for k, v in axis_values(profile).items()]
+    lines.append("  evidence:")
+    lines += [f"    - {e}" for e in profile.evidence]
+    if profile.raises:
+        lines.append("  raises: " + ", ".join(f"{k} -> {v}" for k, v in profile.raises.items()))
+    return "\n".join(lines)
