@@ -16,6 +16,7 @@ from reference_bleu.inputs import conventional_references, validate_corpus
 from reference_bleu.length import Length
 from reference_bleu.options import BleuOptions, make_options
 from reference_bleu.profiles import profile_options, resolve
+from reference_bleu.smoothing import LastSegment
 from reference_bleu.statistics import Statistics, corpus_statistics, segment_statistics
 
 
@@ -84,21 +85,30 @@ class BleuResult:
         return f"profile:{self.profile}{changed}|{self.options.signature()}"
 
 
-def conventional_segments(segments: Sequence[Statistics], options: BleuOptions) -> list[Statistics]:
-    """EC-015. The segments with the n-gram denominators of the point: l_n, or max(1, l_n) per segment."""
-    if options.denominator != "max1-segment":
-        return list(segments)
-    return [Statistics(s.matches, tuple(max(1, t) for t in s.totals), s.hyp_len, s.ref_len) for s in segments]
-
-
 def conventional_total(segments: Sequence[Statistics], options: BleuOptions) -> Statistics:
-    """BLEU-CORPUS under the point's denominator (EC-015): max(1, Σ l_n) for ``max1-total``."""
-    total = corpus_statistics(conventional_segments(segments, options), options.statistics_orders)
+    """BLEU-CORPUS under the point's n-gram denominator (EC-015).
+
+    ``l_n`` sums the segments' l_n; ``max1-segment`` sums max(1, l_n) of each segment (nltk);
+    ``max1-total`` takes max(1, Σ l_n) (ignite). For one segment the two max rules agree.
+    """
+    if options.denominator == "max1-segment":
+        segments = [replace(s, totals=tuple(max(1, t) for t in s.totals)) for s in segments]
+    total = corpus_statistics(segments, options.statistics_orders)
     if options.denominator == "max1-total":
-        total = Statistics(
-            total.matches, tuple(max(1, t) for t in total.totals), total.hyp_len, total.ref_len
-        )
+        total = replace(total, totals=tuple(max(1, t) for t in total.totals))
     return total
+
+
+def scored_units(
+    segments: Sequence[Statistics], options: BleuOptions
+) -> list[tuple[Statistics, LastSegment]]:
+    """What the formula is applied to: the corpus (micro), or each segment alone (macro, EC-009).
+
+    Each unit comes with the last segment's statistics that nltk's smoothing methods 5 to 7 read.
+    """
+    if options.aggregation == "macro":
+        return [(conventional_total([s], options), last_segment(s, options)) for s in segments]
+    return [(conventional_total(segments, options), last_segment(segments[-1], options))]
 
 
 def score_segments(segments: Sequence[Statistics], options: BleuOptions) -> BleuResult:
@@ -106,21 +116,21 @@ def score_segments(segments: Sequence[Statistics], options: BleuOptions) -> Bleu
     if not segments:
         raise BleuInputError("EC-012", "the corpus is empty: BLEU is defined for at least one segment")
     total = conventional_total(segments, options)
-    last = last_segment(segments[-1], options)
+    units = scored_units(segments, options)
     evaluations: list[Evaluation] = []
 
     def run() -> Decimal:
         evaluations.clear()
         if options.aggregation == "macro":
-            return macro_average(conventional_segments(segments, options), options)
-        evaluations.append(evaluate(total, options, last))
+            return macro_average(units, options)
+        evaluations.append(evaluate(*units[0], options=options))
         return evaluations[-1].score
 
     score = correctly_rounded(run)
     bp = correctly_rounded(lambda: conventional_bp(total, options))
     evaluation = evaluations[-1] if evaluations else None
     smoothed: tuple[Real | None, ...] = evaluation.p if evaluation else (None,) * options.max_order
-    value = float(score) if options.arithmetic == "exact" else _float_value(segments, total, options, last)
+    value = float(score) if options.arithmetic == "exact" else _float_value(units, options)
     reported = value * 100 if options.scale == "percent" else value
     if options.scale == "percent" and options.arithmetic == "exact":
         reported = float(score * 100)
@@ -139,20 +149,23 @@ def score_segments(segments: Sequence[Statistics], options: BleuOptions) -> Bleu
     )
 
 
-def _float_value(segments: Sequence[Statistics], total: Statistics, options: BleuOptions, last: Any) -> float:
-    """The score in the point's binary64 or binary32 arithmetic (spec CONV-ARITH)."""
+def _float_value(units: Sequence[tuple[Statistics, LastSegment]], options: BleuOptions) -> float:
+    """The score in the point's floating-point arithmetic (spec CONV-ARITH)."""
 
-    def one(stats: Statistics, tail: Any) -> float:
+    def one(stats: Statistics, tail: LastSegment) -> float:
         with localcontext(Context(prec=WORKING_DIGITS)):
-            evaluation = evaluate(stats, options, tail)
+            evaluation = evaluate(stats, tail, options=options)
         return float_score(
-            evaluation, stats.hyp_len, stats.ref_len, options.brevity_penalty, options.arithmetic
+            evaluation,
+            stats.hyp_len,
+            stats.ref_len,
+            bp_rule=options.brevity_penalty,
+            arithmetic=options.arithmetic,
+            counts=stats.counts,
         )
 
-    if options.aggregation == "macro":
-        per = conventional_segments(segments, options)
-        return float_mean([one(s, last_segment(s, options)) for s in per], options.arithmetic)
-    return one(total, last)
+    scores = [one(stats, tail) for stats, tail in units]
+    return float_mean(scores, options.arithmetic) if options.aggregation == "macro" else scores[0]
 
 
 def corpus_bleu(hypotheses: Any, references: Any, profile: str | None = None, **options: Any) -> BleuResult:

@@ -107,7 +107,7 @@ def coco_brevity_penalty(c: int, r: Length) -> Decimal:
     return exp(1 - 1 / ratio) if ratio < 1 else Decimal(1)
 
 
-def evaluate(stats: Statistics, options: BleuOptions, last: LastSegment | None = None) -> Evaluation:
+def evaluate(stats: Statistics, last: LastSegment | None = None, *, options: BleuOptions) -> Evaluation:
     """BLEU-EVAL. BLEU of ``stats`` under ``options``, in the current decimal context.
 
     Papineni et al. 2002, sec. 2.3 for the formula; spec EC-002, EC-003, EC-007, EC-016,
@@ -115,7 +115,7 @@ def evaluate(stats: Statistics, options: BleuOptions, last: LastSegment | None =
     module's docstring. ``last`` is what nltk's smoothing methods 5 to 7 read.
 
     >>> from reference_bleu.options import make_options
-    >>> evaluate(Statistics((3, 2, 1), (3, 2, 1), 3, 3), make_options(max_order=3)).score
+    >>> evaluate(Statistics((3, 2, 1), (3, 2, 1), 3, 3), options=make_options(max_order=3)).score
     Decimal('1')
     """
     N = options.max_order
@@ -173,20 +173,23 @@ def weighted_logs(values: Sequence[Real], w: Sequence[Fraction], log_zero: Fract
     return total
 
 
-def macro_average(segments: Sequence[Statistics], options: BleuOptions) -> Decimal:
+def macro_average(units: Sequence[tuple[Statistics, LastSegment]], options: BleuOptions) -> Decimal:
     """BLEU-MACRO. The arithmetic mean of the segments' sentence BLEU (spec EC-009).
 
     Not the paper's corpus BLEU (which is BLEU-CORPUS, a micro-average); what averaging
-    ``sentence_bleu`` over a test set computes. In the current decimal context.
+    ``sentence_bleu`` over a test set computes. ``units`` pairs each segment's statistics
+    (under the point's denominator) with what nltk's methods 5 to 7 read of it. In the
+    current decimal context.
 
     >>> from reference_bleu.options import make_options
+    >>> options = make_options(max_order=1)
     >>> one = Statistics((1,), (1,), 1, 1)
     >>> zero = Statistics((0,), (1,), 1, 1)
-    >>> macro_average([one, zero], make_options(max_order=1))
+    >>> macro_average([(one, last_segment(one, options)), (zero, last_segment(zero, options))], options)
     Decimal('0.5')
     """
-    total = sum((evaluate(s, options, last_segment(s, options)).score for s in segments), Decimal(0))
-    return total / len(segments)
+    total = sum((evaluate(stats, tail, options=options).score for stats, tail in units), Decimal(0))
+    return total / len(units)
 
 
 def last_segment(segment: Statistics, options: BleuOptions) -> LastSegment:

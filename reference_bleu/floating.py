@@ -16,6 +16,11 @@ intermediate rounded to the format:
 4. ``score = round(BP · g)``; a macro average sums the segment scores left to right and
    divides once.
 
+``binary32-precisions`` computes only step 1's unsmoothed p_n in binary32, as
+``round(m_n · round(1 / l_n))`` (a Python number divided by a float32 torch tensor is
+computed as the tensor's reciprocal times the number: ignite's unsmoothed sentence scores),
+and the rest in binary64.
+
 ``log`` and ``exp`` are the platform's binary64 functions (then rounded to binary32 for
 that format). A tool that orders its operations differently agrees with this procedure
 to a few units in the last place: 1e-13 relative for binary64, 1e-5 for binary32, the
@@ -27,7 +32,9 @@ from __future__ import annotations
 import math
 import struct
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 
+from reference_bleu.counting import NGramCounts
 from reference_bleu.evaluation import Evaluation
 from reference_bleu.length import Length
 from reference_bleu.options import Arithmetic
@@ -50,21 +57,45 @@ def rounding(arithmetic: Arithmetic) -> Callable[[float], float]:
     return to_binary32 if arithmetic == "binary32" else float
 
 
-def float_score(evaluation: Evaluation, c: int, r: Length, bp_rule: str, arithmetic: Arithmetic) -> float:
+def precision_rounding(arithmetic: Arithmetic) -> Callable[[float], float]:
+    """The rounding of the p_n (step 1): binary32 under ``binary32`` and ``binary32-precisions``."""
+    return to_binary32 if arithmetic in ("binary32", "binary32-precisions") else float
+
+
+def float_score(
+    evaluation: Evaluation,
+    c: int,
+    r: Length,
+    *,
+    bp_rule: str,
+    arithmetic: Arithmetic,
+    counts: Sequence[NGramCounts] = (),
+) -> float:
     """CONV-ARITH. The score of ``evaluation``'s p_n and w_n by the procedure of this module.
 
     >>> from fractions import Fraction
     >>> from decimal import Decimal
     >>> e = Evaluation(Decimal(0), (), (Fraction(1, 2), Fraction(1, 2)), None, (Fraction(1), Fraction(1, 4)))
-    >>> float_score(e, 4, 4, "paper", "binary64")
+    >>> float_score(e, 4, 4, bp_rule="paper", arithmetic="binary64")
     0.5
+
+    ``counts`` are the (m_n, l_n) behind unsmoothed precisions (for ``binary32-precisions``).
     """
-    rnd = rounding(arithmetic)
+    rnd, rnd_p = rounding(arithmetic), precision_rounding(arithmetic)
     terms: list[float] = []
-    for v, w in zip(evaluation.values, evaluation.w, strict=True):
+    pairs = list(counts) + [None] * (len(evaluation.values) - len(counts))
+    for v, w, pair in zip(evaluation.values, evaluation.w, pairs, strict=True):
         if not w:
             continue
-        p = rnd(float(v))
+        if (
+            arithmetic == "binary32-precisions"
+            and pair is not None
+            and pair.total
+            and v == Fraction(pair.matches, pair.total)
+        ):
+            p = rnd_p(pair.matches * rnd_p(1 / pair.total))
+        else:
+            p = rnd_p(float(v))
         if p == 0:
             if evaluation.log_zero is None:
                 return 0.0
@@ -74,7 +105,7 @@ def float_score(evaluation: Evaluation, c: int, r: Length, bp_rule: str, arithme
         terms.append(rnd(rnd(float(w)) * log_p))
     if not any(evaluation.w):
         return 0.0
-    s = math.fsum(terms) if arithmetic == "binary64" else _left_to_right(terms, rnd)
+    s = _left_to_right(terms, rnd) if arithmetic == "binary32" else math.fsum(terms)
     g = rnd(math.exp(s))
     return rnd(_float_bp(c, r, bp_rule, rnd) * g)
 

@@ -26,7 +26,7 @@ Aggregation = Literal["micro", "macro"]
 Denominator = Literal["l_n", "max1-segment", "max1-total"]
 EarlyReturn = Literal["none", "no-unigram-match", "no-match", "any-zero"]
 BrevityPenaltyRule = Literal["paper", "coco"]
-Arithmetic = Literal["exact", "binary64", "binary32"]
+Arithmetic = Literal["exact", "binary64", "binary32", "binary32-precisions"]
 Scale = Literal["unit", "percent"]
 
 #: The value a zero precision takes under ``zero_precision="sentinel"`` unless ``zero_value``

@@ -496,6 +496,9 @@ def _ignite(params: Params) -> Profile:
         options["undefined_precision"] = "one"  # (0 + 1) / (0 + 1) on the raw l_n
     else:
         options["denominator"] = "max1-total"
+    if smooth == "no_smooth" and average == "macro":
+        # A sentence's counts are float32 tensors (torch.zeros), and no_smooth divides by them.
+        options["arithmetic"] = "binary32-precisions"
     return Profile(
         _named("ignite", params, _IGNITE_FAMILY.defaults),
         "pytorch-ignite",
@@ -510,7 +513,11 @@ def _ignite(params: Params) -> Profile:
             "smooth2 (:54-56) keeps the raw d, so 0/0 becomes (0 + 1) / (0 + 1)",
             f"{IGNITE}:39-41 smooth1: epsilon / d where m = 0 (SMOOTH-CC1)"
             "; :54-56 (m + 1) / (d + 1) for n >= 2",
-            f"{IGNITE}:17 closest reference length, ties to the shorter; :206 BP 0 when c = 0",
+            f"{IGNITE}:17 closest reference length, ties to the shorter",
+            f"{IGNITE}:206 BP 0 when c = 0",
+            f"{IGNITE}:222-223 a sentence's counts are `torch.zeros` (float32); :61-62 no_smooth divides "
+            "`n.item() / d` by the float32 tensor d (arithmetic=binary32-precisions)",
+            f"{IGNITE}:244-245 micro counts are float64 tensors",
         ),
     )
 
@@ -550,12 +557,13 @@ def _fast_bleu(params: Params) -> Profile:
             "log(numeric_limits<long double>::min())",
             f"{FAST_BLEU}:43-50 smoothing 1: epsilon / denominator (SMOOTH-CC1); :86-93 BP as nltk",
             "fast-bleu 0.0.90 sources/bleu.cpp:161-190 every hypothesis is one sentence scored alone",
+            "fast-bleu 0.0.90 fast_bleu/__python_wrapper__.py:71 `smoothing_func: int = 1` (the default)",
         ),
         level="sentence",
     )
 
 
-_FAST_BLEU_FAMILY = Family("fast-bleu", {"smoothing": ("0", "1")}, {"smoothing": "0"}, _fast_bleu)
+_FAST_BLEU_FAMILY = Family("fast-bleu", {"smoothing": ("0", "1")}, {"smoothing": "1"}, _fast_bleu)
 
 
 # --- the registry ---------------------------------------------------------------------------------
