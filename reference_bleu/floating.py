@@ -83,7 +83,7 @@ def float_score(
     """
     rnd, rnd_p = rounding(arithmetic), precision_rounding(arithmetic)
     terms: list[float] = []
-    pairs = list(counts) + [None] * (len(evaluation.values) - len(counts))
+    pairs = [*counts[: len(evaluation.values)], *[None] * (len(evaluation.values) - len(counts))]
     for v, w, pair in zip(evaluation.values, evaluation.w, pairs, strict=True):
         if not w:
             continue

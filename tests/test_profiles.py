@@ -1,0 +1,361 @@
+"""Each profile is its tool: the reference at a profile's point gives the tool's own statistics
+and number on the shared test sets (spec CONV-PROFILES, chapter 13).
+
+The oracles are the tools themselves, run here at pinned versions: sacrebleu 2.6.0, nltk
+3.10.4, bleuscore 0.2.0, torchmetrics 1.9.0, pytorch-ignite 0.5.5, pycocoevalcap 1.2 and
+fast-bleu 0.0.90 (the last four from the ``zoo`` and ``torchmetrics`` extras that CI installs).
+The Perl script multi-bleu.perl and tensorflow/nmt's ``compute_bleu`` are not ours to ship:
+their figures were produced by running them (commands below) and are recorded as facts.
+
+Scores agree to 1e-13 relative where the tool computes in binary64 (CONV-ARITH: a tool's own
+order of operations is a few units in the last place away from the canonical one) and to
+1e-6 in binary32; statistics and printed digits agree exactly. Multi-reference corpora are
+made by taking other systems' outputs as extra references, so that the reference length
+rules and ties differ between tools.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import logging
+import math
+import warnings
+from functools import cache
+from typing import Any
+
+import pytest
+
+from reference_bleu import corpus_bleu, sentence_bleu
+from reference_bleu.cli import main
+from reference_bleu.profiles import resolve
+from reference_bleu.tokenizers import tokenize_line
+from tests.test_real_data import MULTEVAL, MULTEVAL_SYSTEMS, WMT17, WMT17_SYSTEMS, lines
+
+Corpus = tuple[list[list[str]], list[list[list[str]]]]
+REL = 1e-13
+
+
+@cache
+def tokens(
+    path: str, tokenize: str = "none", lowercase: str = "none", split: str = "unicode"
+) -> list[list[str]]:
+    return [tokenize_line(line, tokenize, lowercase, split) for line in lines(WMT17.parent / path)]
+
+
+def corpus(system: str, refs: tuple[str, ...], profile: str = "paper", size: int | None = None) -> Corpus:
+    """The tokens of ``system`` and ``refs`` (paths relative to the data folder) under the profile's text."""
+    text = resolve(profile).text
+    hyps = tokens(system, **text)[:size]
+    streams = [tokens(r, **text)[:size] for r in refs]
+    return hyps, [list(rs) for rs in zip(*streams, strict=True)]
+
+
+def rel(path: Any) -> str:
+    return f"{path.parent.name}/{path.name}"
+
+
+WMT_REF = rel(WMT17 / "ref.de")
+MULTEVAL_REF = rel(MULTEVAL / "ref.en")
+#: Four "references" for a system: the real one and three other systems' outputs.
+WMT_MULTI = (WMT_REF, *(rel(s) for s in WMT17_SYSTEMS[1:4]))
+MULTEVAL_MULTI = (MULTEVAL_REF, *(rel(s) for s in MULTEVAL_SYSTEMS[3:6]))
+
+
+def close(a: float, b: float, tolerance: float = REL) -> bool:
+    return math.isclose(a, b, rel_tol=tolerance, abs_tol=1e-300)
+
+
+# --- sacrebleu ------------------------------------------------------------------------------------
+
+
+def sacrebleu_metric(**kwargs: Any) -> Any:
+    from sacrebleu.metrics.bleu import BLEU  # noqa: PLC0415
+
+    logging.getLogger("sacrebleu").setLevel(logging.ERROR)
+    return BLEU(**kwargs)
+
+
+@pytest.mark.parametrize("system", WMT17_SYSTEMS, ids=lambda p: p.name)
+def test_sacrebleu_profile_prints_what_sacrebleu_prints(system: Any) -> None:
+    # `sacrebleu ref.de -i hyp -b` prints score.format(width=1, score_only=True).
+    theirs = sacrebleu_metric().corpus_score(lines(system), [lines(WMT17 / "ref.de")])
+    ours = corpus_bleu(*corpus(rel(system), (WMT_REF,), "sacrebleu"), profile="sacrebleu")
+    assert ours.matches == tuple(theirs.counts)
+    assert ours.totals == tuple(theirs.totals)
+    assert (ours.hyp_len, ours.ref_len) == (theirs.sys_len, theirs.ref_len)
+    assert ours.reported_text == theirs.format(width=1, score_only=True)
+    assert close(ours.reported, theirs.score)
+
+
+SACREBLEU_VARIANTS = [
+    ("sacrebleu[lc=true]", {"lowercase": True}),
+    ("sacrebleu[tokenize=intl]", {"tokenize": "intl"}),
+    ("sacrebleu[tokenize=char,width=2]", {"tokenize": "char"}),
+    ("sacrebleu[smooth=none]", {"smooth_method": "none"}),
+    ("sacrebleu[smooth=floor,value=0.01]", {"smooth_method": "floor", "smooth_value": 0.01}),
+    ("sacrebleu[smooth=add-k,value=2]", {"smooth_method": "add-k", "smooth_value": 2}),
+]
+
+
+@pytest.mark.parametrize(("profile", "kwargs"), SACREBLEU_VARIANTS, ids=[v[0] for v in SACREBLEU_VARIANTS])
+@pytest.mark.parametrize("refs", [(WMT_REF,), WMT_MULTI], ids=["1ref", "4refs"])
+def test_sacrebleu_variants_are_parameters_of_the_profile(
+    profile: str, kwargs: dict[str, Any], refs: tuple[str, ...]
+) -> None:
+    system = WMT17_SYSTEMS[-1]
+    width = int(resolve(profile).options["round_digits"])
+    theirs = sacrebleu_metric(**kwargs).corpus_score(lines(system), [lines(WMT17.parent / r) for r in refs])
+    ours = corpus_bleu(*corpus(rel(system), refs, profile), profile=profile)
+    # add-k adds k to the counts and totals it reports for n >= 2 (bleu.py:264-266, in place).
+    k = int(kwargs.get("smooth_value", 0)) if kwargs.get("smooth_method") == "add-k" else 0
+    unsmoothed = [
+        (m - k * (n > 0), t - k * (n > 0))
+        for n, (m, t) in enumerate(zip(theirs.counts, theirs.totals, strict=True))
+    ]
+    assert list(zip(ours.matches, ours.totals, strict=True)) == unsmoothed
+    assert ours.reported_text == theirs.format(width=width, score_only=True)
+    assert close(ours.reported, theirs.score)
+
+
+def test_sacrebleu_sentence_profile_is_the_mean_of_sentence_scores() -> None:
+    metric = sacrebleu_metric(effective_order=True)
+    hyps, refs = lines(WMT17_SYSTEMS[0])[:300], lines(WMT17 / "ref.de")[:300]
+    mean = math.fsum(metric.sentence_score(h, [r]).score for h, r in zip(hyps, refs, strict=True)) / 300
+    ours = corpus_bleu(
+        *corpus(rel(WMT17_SYSTEMS[0]), (WMT_REF,), "sacrebleu-sentence", 300), profile="sacrebleu-sentence"
+    )
+    assert close(ours.reported, mean, 1e-12)
+
+
+# --- nltk -----------------------------------------------------------------------------------------
+
+
+def nltk_corpus(method: int, hyps: list[list[str]], refs: list[list[list[str]]], **kwargs: Any) -> float:
+    from nltk.translate import bleu_score  # noqa: PLC0415
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        smoothing = getattr(bleu_score.SmoothingFunction(), f"method{method}")
+        return float(bleu_score.corpus_bleu(refs, hyps, smoothing_function=smoothing, **kwargs))
+
+
+@pytest.mark.parametrize("method", range(8))
+@pytest.mark.parametrize("refs", [(MULTEVAL_REF,), MULTEVAL_MULTI], ids=["1ref", "4refs"])
+def test_nltk_profile_gives_nltks_corpus_bleu(method: int, refs: tuple[str, ...]) -> None:
+    hyps, references = corpus(rel(MULTEVAL_SYSTEMS[0]), refs, "nltk", 800)
+    ours = corpus_bleu(hyps, references, profile=f"nltk[method={method}]")
+    assert close(ours.score, nltk_corpus(method, hyps, references))
+
+
+@pytest.mark.parametrize("method", [0, 1, 3, 4])
+def test_nltk_sentence_profile_is_the_mean_of_nltks_sentence_bleu(method: int) -> None:
+    from nltk.translate import bleu_score  # noqa: PLC0415
+
+    hyps, refs = corpus(rel(MULTEVAL_SYSTEMS[1]), (MULTEVAL_REF,), "nltk", 300)
+    smoothing = getattr(bleu_score.SmoothingFunction(), f"method{method}")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        scores = [
+            bleu_score.sentence_bleu(r, h, smoothing_function=smoothing)
+            for h, r in zip(hyps, refs, strict=True)
+        ]
+    total = 0.0
+    for s in scores:  # the mean a user computes: a left-to-right sum, divided once
+        total += s
+    ours = corpus_bleu(hyps, refs, profile=f"nltk-sentence[method={method}]")
+    assert close(ours.score, total / len(scores))
+
+
+def test_nltk_auto_reweigh_profile_on_short_segments() -> None:
+    hyps, refs = corpus(rel(MULTEVAL_SYSTEMS[2]), (MULTEVAL_REF,), "nltk", 2000)
+    short = [(h[:2], r) for h, r in zip(hyps, refs, strict=True) if h][:1]
+    for h, r in short:
+        ours = corpus_bleu([h], [r], profile="nltk[auto_reweigh=true,method=1]")
+        assert close(ours.score, nltk_corpus(1, [h], [r], auto_reweigh=True))
+
+
+# --- bleuscore, torchmetrics ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("smooth", [False, True])
+@pytest.mark.parametrize("refs", [(WMT_REF,), WMT_MULTI], ids=["1ref", "4refs"])
+def test_bleuscore_profile_gives_bleuscores_number(smooth: bool, refs: tuple[str, ...]) -> None:
+    import bleuscore  # noqa: PLC0415
+
+    system = WMT17_SYSTEMS[5]
+    streams = [lines(WMT17.parent / r) for r in refs]
+    theirs = bleuscore.compute([list(rs) for rs in zip(*streams, strict=True)], lines(system), 4, smooth)
+    profile = f"bleuscore[smooth={str(smooth).lower()}]"
+    ours = corpus_bleu(*corpus(rel(system), refs, profile), profile=profile)
+    assert (ours.hyp_len, ours.ref_len) == (theirs["translation_length"], theirs["reference_length"])
+    assert close(ours.score, float(theirs["bleu"]))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("smooth", [False, True])
+@pytest.mark.parametrize("refs", [(WMT_REF,), WMT_MULTI], ids=["1ref", "4refs"])
+def test_torchmetrics_profile_gives_torchmetrics_float32_number(smooth: bool, refs: tuple[str, ...]) -> None:
+    text = pytest.importorskip(
+        "torchmetrics.functional.text", reason="the torchmetrics extra is not installed"
+    )
+    system, size = WMT17_SYSTEMS[7], 1000
+    streams = [lines(WMT17.parent / r)[:size] for r in refs]
+    theirs = float(
+        text.bleu_score(lines(system)[:size], [list(rs) for rs in zip(*streams, strict=True)], smooth=smooth)
+    )
+    profile = f"torchmetrics[smooth={str(smooth).lower()}]"
+    ours = corpus_bleu(*corpus(rel(system), refs, profile, size), profile=profile)
+    assert close(ours.score, theirs, 1e-6)
+
+
+# --- ignite, pycocoevalcap, fast-bleu -------------------------------------------------------------
+
+IGNITE = [(s, a) for s in ("no_smooth", "smooth1", "nltk_smooth2", "smooth2") for a in ("macro", "micro")]
+
+
+@pytest.mark.parametrize(("smooth", "average"), IGNITE)
+def test_ignite_profile_gives_ignites_number(smooth: str, average: str) -> None:
+    nlp = pytest.importorskip("ignite.metrics.nlp", reason="the zoo extra is not installed")
+    hyps, refs = corpus(rel(MULTEVAL_SYSTEMS[4]), MULTEVAL_MULTI, "paper", 600)
+    metric = nlp.Bleu(ngram=4, smooth=smooth, average=average)
+    metric.update((hyps, refs))
+    ours = corpus_bleu(hyps, refs, profile=f"ignite[smooth={smooth},average={average}]")
+    assert close(ours.score, float(metric.compute()))
+
+
+@pytest.mark.parametrize("refs", [(MULTEVAL_REF,), MULTEVAL_MULTI], ids=["1ref", "4refs"])
+def test_coco_profile_gives_pycocoevalcaps_bleu_4(refs: tuple[str, ...]) -> None:
+    module = pytest.importorskip("pycocoevalcap.bleu.bleu", reason="the zoo extra is not installed")
+    hyps, references = corpus(rel(MULTEVAL_SYSTEMS[5]), refs, "coco", 600)
+    gts = {i: [" ".join(r) for r in rs] for i, rs in enumerate(references)}
+    res = {i: [" ".join(h)] for i, h in enumerate(hyps)}
+    with contextlib.redirect_stdout(io.StringIO()):  # it prints its totals
+        scores, _ = module.Bleu(4).compute_score(gts, res)
+    assert close(corpus_bleu(hyps, references, profile="coco").score, scores[3])
+
+
+@pytest.mark.parametrize("smoothing", [0, 1])
+def test_fast_bleu_profile_gives_fast_bleus_sentence_scores(smoothing: int) -> None:
+    fast_bleu = pytest.importorskip("fast_bleu", reason="the zoo extra is not installed")
+    hyps, _ = corpus(rel(MULTEVAL_SYSTEMS[3]), (MULTEVAL_REF,), "paper", 60)
+    reference_set = tokens(MULTEVAL_REF)[:60]
+    theirs = fast_bleu.BLEU(reference_set, {"bleu": (0.25, 0.25, 0.25, 0.25)}, smoothing_func=smoothing)
+    scores = theirs.get_score(hyps)["bleu"]
+    profile = f"fast-bleu[smoothing={smoothing}]"
+    for h, score in zip(hyps, scores, strict=True):
+        assert close(sentence_bleu(h, reference_set, profile=profile).score, score)
+
+
+# --- multi-bleu.perl and tensorflow/nmt: recorded runs ----------------------------------------------
+
+# `perl multi-bleu.perl [-lc] REF < HYP` (moses-smt/mosesdecoder@34452895f3, scripts/generic),
+# run on 2026-11-23; first line of its output.
+MULTI_BLEU_RUNS = [
+    (
+        "multeval-example-newstest2010/hyp.baseline.opt0.en",
+        "multeval-example-newstest2010/ref.en",
+        False,
+        "18.54",
+    ),
+    (
+        "multeval-example-newstest2010/hyp.sys1.opt2.en",
+        "multeval-example-newstest2010/ref.en",
+        False,
+        "18.98",
+    ),
+    ("multeval-example-newstest2010/hyp.sys1.opt2.en", "multeval-example-newstest2010/ref.en", True, "18.98"),
+    ("wmt17-en-de/hyp.uedin-nmt.4722.de", "wmt17-en-de/ref.de", False, "23.39"),
+    # -lc lower-cases bytes, A-Z only: Unicode lower-casing would give 23.99 (Ä, Ö, Ü stay).
+    ("wmt17-en-de/hyp.uedin-nmt.4722.de", "wmt17-en-de/ref.de", True, "23.98"),
+]
+
+
+@pytest.mark.parametrize(("hyp", "ref", "lc", "printed"), MULTI_BLEU_RUNS)
+def test_multi_bleu_profile_prints_what_multi_bleu_printed(
+    hyp: str, ref: str, lc: bool, printed: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    profile = f"multi-bleu[lc={str(lc).lower()}]"
+    data = WMT17.parent
+    assert main(["score", "--profile", profile, "-r", str(data / ref), "-i", str(data / hyp), "-q"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == f"BLEU = {printed}  ({resolve(profile).name})"
+
+
+def test_ascii_lower_casing_is_what_separates_multi_bleu_lc_from_unicode_lc(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    data = WMT17.parent
+    args = [
+        "score",
+        "-r",
+        str(data / "wmt17-en-de/ref.de"),
+        "-i",
+        str(data / "wmt17-en-de/hyp.uedin-nmt.4722.de"),
+    ]
+    assert main([*args, "--profile", "multi-bleu", "--lowercase", "unicode", "-q"]) == 0
+    assert capsys.readouterr().out.startswith("BLEU = 23.99")
+
+
+# `compute_bleu(reference_corpus, translation_corpus, 4, smooth)` of tensorflow/nmt@0be8642
+# (nmt/scripts/bleu.py), run on 2026-11-23 with references and hypotheses split on whitespace.
+NMT_RUNS = [
+    ("multeval-example-newstest2010/hyp.baseline.opt0.en", False, 0.18538888654535743),
+    ("multeval-example-newstest2010/hyp.baseline.opt0.en", True, 0.18540744479624433),
+    ("multeval-example-newstest2010/hyp.sys1.opt2.en", False, 0.18979487120007896),
+    ("multeval-example-newstest2010/hyp.sys1.opt2.en", True, 0.18981302558264052),
+]
+
+
+@pytest.mark.parametrize(("hyp", "smooth", "value"), NMT_RUNS)
+def test_nmt_profile_gives_the_recorded_compute_bleu(hyp: str, smooth: bool, value: float) -> None:
+    profile = f"nmt[smooth={str(smooth).lower()}]"
+    assert close(corpus_bleu(*corpus(hyp, (MULTEVAL_REF,), profile), profile=profile).score, value)
+
+
+def test_nmt_profile_on_the_recorded_toy_with_shortest_references_and_absent_orders() -> None:
+    # compute_bleu printed 0.9146912192286945 (smooth=False) and 0.9277192279045802 (True).
+    # By hand: c = 8, r = 3 + 1 + 3 (shortest) = 7, so BP = 1; p = 7/8, 4/5, 3/3, 2/2 and
+    # smoothed (m + 1) / (l + 1) = 8/9, 5/6, 4/4, 3/3.
+    refs = [
+        [["a", "b", "c"], ["a", "b", "c", "d", "e", "f"]],
+        [["a", "b", "c", "d"], ["x"]],
+        [["p", "q", "r"]],
+    ]
+    hyps = [["a", "b", "c", "d", "e"], ["a", "q"], ["p"]]
+    assert close(corpus_bleu(hyps, refs, profile="nmt").score, 0.9146912192286945)
+    assert close(corpus_bleu(hyps, refs, profile="nmt[smooth=true]").score, 0.9277192279045802)
+    assert close((7 / 8 * 4 / 5) ** 0.25, 0.9146912192286945)
+    assert close((8 / 9 * 5 / 6) ** 0.25, 0.9277192279045802)
+
+
+# --- attribution: profiles differ only through their axes ------------------------------------------
+
+ATTRIBUTED = [
+    "paper",
+    "sacrebleu[tokenize=none]",
+    "nltk",
+    "nmt[smooth=true]",
+    "torchmetrics",
+    "ignite",
+    "coco",
+]
+
+
+@pytest.mark.parametrize("target", ATTRIBUTED[1:])
+def test_the_difference_between_two_profiles_is_carried_by_the_axes_where_they_differ(target: str) -> None:
+    # From `paper`, set the target's options one axis at a time (all text axes agree here: the
+    # data is tokenized, every profile splits on whitespace). The walk ends exactly at the
+    # target's number, and every step that moves the number is an axis where they differ.
+    hyps, refs = corpus(rel(MULTEVAL_SYSTEMS[0]), MULTEVAL_MULTI, "paper", 800)
+    goal = corpus_bleu(hyps, refs, profile=target)
+    options: dict[str, Any] = {}
+    previous = corpus_bleu(hyps, refs).reported
+    moved = []
+    for axis, value in resolve(target).options.items():
+        options[axis] = value
+        now = corpus_bleu(hyps, refs, **options).reported
+        if now != previous:
+            moved.append(axis)
+        previous = now
+    assert previous == goal.reported
+    assert moved, f"{target} gives the paper's number on this corpus"
+    assert set(moved) <= set(resolve(target).options)
