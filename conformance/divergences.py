@@ -26,11 +26,13 @@ from conformance.models import (
     PeerTarget,
     PeerValue,
     model,
+    profile_of,
     reference_options,
 )
 from conformance.targets import NltkTarget, SacrebleuTarget
 from conformance.tokenization import TOKENIZER_REGISTRY, compare_tokens
-from reference_bleu import corpus_bleu
+from reference_bleu import BleuError, corpus_bleu, make_options
+from reference_bleu.api import score_segments
 
 CHAPTER = Path(__file__).resolve().parent.parent / "spec" / "10-divergences.md"
 #: The chapter's last section is written by hand (each verdict of the conformance matrix
@@ -51,6 +53,8 @@ class Divergence:
     applies: Callable[[PeerTarget, Case], bool]
     example_target: PeerTarget
     example: Corpus
+    #: The axis values of the peer's profile (spec chapter 13) that make the difference.
+    axes: tuple[tuple[str, str], ...] = ()
 
 
 # --- predicates: when an entry can make the peer differ ---------------------------------------
@@ -155,6 +159,7 @@ REGISTRY: tuple[Divergence, ...] = (
         applies=_sacrebleu_no_match_smoothed,
         example_target=SacrebleuTarget("floor"),
         example=([["a", "b", "c", "d"]], [[["e", "f", "g", "h"]]]),
+        axes=(("early_return", "no-match"),),
     ),
     Divergence(
         id="DIV-SACREBLEU-002",
@@ -174,6 +179,7 @@ REGISTRY: tuple[Divergence, ...] = (
         applies=_sacrebleu_add_k_absent_order,
         example_target=SacrebleuTarget("add-k", effective_order=True),
         example=([["a", "b"]], [[["a", "c"]]]),
+        axes=(("undefined_precision", "one"),),
     ),
     Divergence(
         id="DIV-NLTK-001",
@@ -192,6 +198,7 @@ REGISTRY: tuple[Divergence, ...] = (
         applies=_nltk_short_segment,
         example_target=NltkTarget(0),
         example=([["a", "b", "c", "d"], ["a"]], [[["a", "b", "c", "d"]], [["a"]]]),
+        axes=(("denominator", "max1-segment"),),
     ),
     Divergence(
         id="DIV-NLTK-002",
@@ -212,6 +219,7 @@ REGISTRY: tuple[Divergence, ...] = (
         applies=_nltk_sentinel,
         example_target=NltkTarget(0),
         example=([["a", "b", "c", "d"]], [[["a", "b", "d", "c"]]]),
+        axes=(("zero_precision", "sentinel"),),
     ),
     Divergence(
         id="DIV-NLTK-003",
@@ -227,6 +235,7 @@ REGISTRY: tuple[Divergence, ...] = (
         applies=_nltk_early_zero,
         example_target=NltkTarget(1),
         example=([["a", "b", "c", "d"]], [[["e", "f", "g", "h"]]]),
+        axes=(("early_return", "no-unigram-match"),),
     ),
     Divergence(
         id="DIV-NLTK-004",
@@ -246,6 +255,7 @@ REGISTRY: tuple[Divergence, ...] = (
         applies=_nltk_method_4,
         example_target=NltkTarget(4),
         example=([["a", "b", "c", "d"]], [[["a", "b", "d", "c"]]]),
+        axes=(("smoothing", "nltk-4"),),
     ),
     Divergence(
         id="DIV-NLTK-005",
@@ -265,6 +275,7 @@ REGISTRY: tuple[Divergence, ...] = (
         applies=_nltk_method_4_single_word,
         example_target=NltkTarget(4),
         example=([["a"]], [[["a"]]]),
+        axes=(("smoothing", "nltk-4"), ("zero_precision", "skip")),
     ),
     Divergence(
         id="DIV-NLTK-006",
@@ -287,6 +298,7 @@ REGISTRY: tuple[Divergence, ...] = (
         applies=_nltk_method_5,
         example_target=NltkTarget(5),
         example=([["a", "b", "c", "d"]], [[["a", "b", "c", "d"]]]),
+        axes=(("smoothing", "nltk-5"),),
     ),
     Divergence(
         id="DIV-NLTK-007",
@@ -305,6 +317,7 @@ REGISTRY: tuple[Divergence, ...] = (
         applies=_nltk_method_6_assert,
         example_target=NltkTarget(6),
         example=([["a", "b", "c", "d"]], [[["a", "b", "d", "c"]]]),
+        axes=(("smoothing", "nltk-6"),),
     ),
     Divergence(
         id="DIV-NLTK-008",
@@ -326,6 +339,7 @@ REGISTRY: tuple[Divergence, ...] = (
             [["a", "b", "c", "d", "e"], ["a", "b", "c", "d"]],
             [[["a", "b", "c", "d", "e"]], [["a", "b", "c", "d"]]],
         ),
+        axes=(("smoothing", "nltk-6"),),
     ),
     Divergence(
         id="DIV-NLTK-009",
@@ -347,6 +361,7 @@ REGISTRY: tuple[Divergence, ...] = (
         applies=_nltk_auto_reweigh,
         example_target=NltkTarget(0, auto_reweigh=True),
         example=([["a"], ["b"]], [[["a"]], [["b"]]]),
+        axes=(("undefined_precision", "reweigh-by-length"),),
     ),
 )
 
@@ -418,6 +433,31 @@ def compare(target: PeerTarget, corpus: Corpus) -> Verdict:
     return Verdict(close(peer, ours), applicable, peer, ours, model(target, case))
 
 
+def convention_text(d: Divergence) -> str:
+    """The entry's axis values and the profile they belong to (spec CONV-SPACE)."""
+    profile, _extra = profile_of(d.example_target)
+    values = ", ".join(f"`{axis}={value}`" for axis, value in d.axes)
+    return f"{values} of profile `{profile.name}` ([13](13-conventions.md#conv-space))"
+
+
+def without_axes(d: Divergence, case: Case) -> PeerValue:
+    """The peer's profile on ``case`` with the entry's axes set back to the reference's values.
+
+    When the entry's axes make the difference, this differs from the peer's number.
+    """
+    profile, extra = profile_of(d.example_target)
+    chosen = {**profile.options, **extra}
+    mine = make_options(**reference_options(d.example_target))
+    for axis, _value in d.axes:
+        chosen[axis] = getattr(mine, axis)
+    options = make_options(**chosen)
+    segments = [s.truncated(options.statistics_orders) for s in case.segments]
+    try:
+        return score_segments(segments, options).score
+    except BleuError as error:
+        return type(error).__name__
+
+
 def chapter() -> str:
     """spec/10-divergences.md, generated from the registry and the peers' actual outputs."""
     lines = [
@@ -440,6 +480,7 @@ def chapter() -> str:
             f"**{d.peer} {d.version}: {d.title}.** {d.explanation}",
             "",
             f"- Evidence: {d.evidence}",
+            f"- Convention: {convention_text(d)}",
             f"- Configuration: `{d.example_target.name}`; "
             f"reference options `{reference_options(d.example_target)}`",
             f"- Minimal example: hypotheses `{hyps}`, references `{refs}`",

@@ -12,7 +12,7 @@ from hypothesis import find, given, settings
 from conformance import divergences
 from conformance.divergences import PEER_CONFIGS, REGISTRY, Divergence, Verdict, compare
 from conformance.loader import load_vectors
-from conformance.models import Case, PeerTarget
+from conformance.models import Case, PeerTarget, model
 from conformance.strategies import corpora
 from conformance.targets import NltkTarget
 
@@ -69,6 +69,16 @@ def test_every_vector_through_the_peer_agrees_or_is_explained(target: PeerTarget
         verdict = compare(target, corpus)
         assert verdict.ok, f"vector {vector.id}: " + explained(target, corpus, verdict)
         assert divergences.close(verdict.model, verdict.peer), (vector.id, verdict)
+
+
+@pytest.mark.parametrize("entry", REGISTRY, ids=lambda d: d.id)
+def test_each_divergence_is_carried_by_the_axes_it_names(entry: Divergence) -> None:
+    # The registry is the profiles' knowledge (spec 13): every entry names the axis values of
+    # the peer's profile behind it, and setting those axes back to the reference's values
+    # changes the profile's number on the entry's example.
+    case = Case.of(entry.example)
+    assert entry.axes
+    assert not divergences.close(divergences.without_axes(entry, case), model(entry.example_target, case))
 
 
 def test_each_entry_applies_to_its_own_example() -> None:
