@@ -181,7 +181,7 @@ def _sacrebleu_15(params: Params) -> Profile:
 _SACREBLEU_PARAMS: dict[str, tuple[str, ...]] = {
     "smooth": ("exp", "none", "floor", "add-k"),
     "eff": _BOOL,
-    "tokenize": ("13a", "none", "intl", "char"),
+    "tokenize": ("13a", "none", "intl", "char", "zh"),
     "lc": _BOOL,
     "width": tuple(str(k) for k in range(10)),
 }

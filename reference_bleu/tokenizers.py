@@ -21,7 +21,7 @@ from typing import Literal, get_args
 
 from reference_bleu.errors import BleuOptionError
 
-TokenizerName = Literal["none", "13a", "intl", "char"]
+TokenizerName = Literal["none", "13a", "intl", "char", "zh"]
 CaseFolding = Literal["none", "unicode", "ascii"]
 SplitRule = Literal["unicode", "ascii", "space"]
 TOKENIZERS: tuple[str, ...] = get_args(TokenizerName)
@@ -149,7 +149,12 @@ def tokenize_13a(line: str) -> str:
     """
     for old, new in _REPLACEMENTS_13A:
         line = line.replace(old, new)
-    line = f" {line} ".translate(_SPLIT_PUNCTUATION_13A)
+    return _punctuation_13a(f" {line} ")
+
+
+def _punctuation_13a(line: str) -> str:
+    """Step 3 and 4 of TOK-13A (sacrebleu's ``TokenizerRegexp``), on the line as given."""
+    line = line.translate(_SPLIT_PUNCTUATION_13A)
     for pattern, replacement in _RULES_13A:
         line = pattern.sub(replacement, line)
     return " ".join(split_whitespace(line))
@@ -215,16 +220,74 @@ def tokenize_char(line: str) -> str:
     return " ".join(line)
 
 
+#: The code points TOK-ZH splits off, as sacrebleu 2.6.0's ``_UCODE_RANGES`` compares them
+#: (tokenizer_zh.py). Its literals ``u'\u20000'``..``u'\u2a6d6'`` and ``u'\u2f800'``..
+#: ``u'\u2fa1d'`` are two-character strings (``\u`` takes four hex digits), so as ranges of one
+#: character they hold U+2001..U+2A6D and U+2F81..U+2FA1: general punctuation (dashes, quotation
+#: marks), arrows, mathematical operators and more, not CJK Extension B.
+ZH_RANGES: tuple[tuple[int, int], ...] = (
+    (0x3400, 0x4DB5),  # CJK Unified Ideographs Extension A
+    (0x4E00, 0x9FA5),  # CJK Unified Ideographs
+    (0x9FA6, 0x9FBB),  # CJK Unified Ideographs, Unicode 4.1
+    (0xF900, 0xFA2D),  # CJK Compatibility Ideographs
+    (0xFA30, 0xFA6A),
+    (0xFA70, 0xFAD9),
+    (0x2001, 0x2A6D),  # written u'\u20000'..u'\u2a6d6' (meant: CJK Extension B)
+    (0x2F81, 0x2FA1),  # written u'\u2f800'..u'\u2fa1d' (meant: CJK Compatibility Supplement)
+    (0xFF00, 0xFFEF),  # full-width ASCII and punctuation, half-width kana, Hangul
+    (0x2E80, 0x2EFF),  # CJK Radicals Supplement
+    (0x3000, 0x303F),  # CJK punctuation
+    (0x31C0, 0x31EF),  # CJK strokes
+    (0x2F00, 0x2FDF),  # Kangxi Radicals
+    (0x2FF0, 0x2FFF),  # ideographic description characters
+    (0x3100, 0x312F),  # Bopomofo
+    (0x31A0, 0x31BF),  # Bopomofo Extended
+    (0xFE10, 0xFE1F),
+    (0xFE30, 0xFE4F),
+    (0x2600, 0x26FF),
+    (0x2700, 0x27BF),
+    (0x3200, 0x32FF),
+    (0x3300, 0x33FF),
+)
+
+
+def _is_zh(char: str) -> bool:
+    code = ord(char)
+    return any(lo <= code <= hi for lo, hi in ZH_RANGES)
+
+
+def tokenize_zh(line: str) -> str:
+    """TOK-ZH. sacrebleu's ``zh`` (WMT's Chinese results): each Chinese character a token, then 13a's rules.
+
+    1. Strip whitespace at both ends (``str.strip``).
+    2. Put a space on each side of every character in :data:`ZH_RANGES`.
+    3. TOK-13A's step 3 and 4 (ASCII punctuation, period and comma, dash after a digit),
+       *without* 13a's step 1 (no unescaping) and step 2 (no padding: a leading ".5" stays
+       one token).
+
+    >>> tokenize_zh("我们在2019年，“BLEU”得分.5")
+    '我 们 在 2019 年 ， “ BLEU ” 得 分 . 5'
+    >>> tokenize_zh(".5 km")
+    '.5 km'
+
+    (After "分 " the period follows a non-digit and is split off; at the start of the line
+    nothing precedes it.)
+    """
+    spaced = "".join(f" {c} " if _is_zh(c) else c for c in line.strip())
+    return _punctuation_13a(spaced)
+
+
 _TOKENIZER_FUNCTIONS: dict[str, Callable[[str], str]] = {
     "none": tokenize_none,
     "13a": tokenize_13a,
     "intl": tokenize_intl,
     "char": tokenize_char,
+    "zh": tokenize_zh,
 }
 
 
 def tokenizer(name: str) -> Callable[[str], str]:
-    """The tokenizer called ``name`` (spec TOK-NONE, TOK-13A, TOK-INTL, TOK-CHAR); else a BleuOptionError."""
+    """The tokenizer called ``name`` (spec TOK-NONE, TOK-13A, TOK-INTL, TOK-CHAR, TOK-ZH); else an error."""
     if name not in _TOKENIZER_FUNCTIONS:
         raise BleuOptionError(
             "TOK-PIPELINE", f"tokenize must be one of {', '.join(TOKENIZERS)}, not {name!r}"

@@ -30,7 +30,7 @@ MULTEVAL = DATA / "multeval-example-newstest2010"
 WMT17_SYSTEMS = sorted(WMT17.glob("hyp.*.de"))
 MULTEVAL_SYSTEMS = sorted(MULTEVAL.glob("hyp.*.en"))
 # (tokenize, lowercase) as the reference names them; sacrebleu's lowercase is True for "unicode".
-SETTINGS = [("13a", "none"), ("13a", "unicode"), ("intl", "none"), ("none", "none")]
+SETTINGS = [("13a", "none"), ("13a", "unicode"), ("intl", "none"), ("none", "none"), ("zh", "none")]
 
 
 def lines(path: Path) -> list[str]:

@@ -56,7 +56,7 @@ def test_unknown_tokenizer_or_case_folding_is_a_bleu_error() -> None:
         tokenize_line("a", "13a", "upper")
 
 
-@pytest.mark.parametrize("tokenize", ["none", "13a", "intl", "char"])
+@pytest.mark.parametrize("tokenize", ["none", "13a", "intl", "char", "zh"])
 @pytest.mark.parametrize("lowercase", ["none", "unicode"])
 def test_tokens_equal_sacrebleus_on_generated_text(tokenize: str, lowercase: str) -> None:
     @given(texts())
@@ -96,7 +96,7 @@ def _real_lines() -> list[str]:
     return lines
 
 
-@pytest.mark.parametrize("tokenize", ["none", "13a", "intl", "char"])
+@pytest.mark.parametrize("tokenize", ["none", "13a", "intl", "char", "zh"])
 @pytest.mark.parametrize("lowercase", ["none", "unicode"])
 def test_tokens_equal_sacrebleus_on_real_text(tokenize: str, lowercase: str) -> None:
     lines = _real_lines()
