@@ -69,10 +69,11 @@ def explain(candidate: Sentence, references: Sequence[Sentence], options: BleuOp
     if options.smoothing != "none":
         smoothed = ", ".join("undefined" if p is None else f"{p:.12g}" for p in result.smoothed_precisions)
         out.append(f"smoothed p_n ({options.smoothing}) = {smoothed}")
-    out.extend(
-        [
-            f"BLEU = BP · exp(Σ w_n log p_n) = {result.score_decimal:.20} (float {result.score!r})",
-            f"signature: {result.signature}",
-        ]
-    )
+    conventions = options.convention_fields()
+    if conventions:  # the tool's own steps (spec chapter 13) change what the table above gives
+        out.append("conventions beyond the paper (spec 13): " + ", ".join(conventions))
+    out.append(f"BLEU = BP · exp(Σ w_n log p_n) = {result.score_decimal:.20} (float {result.score!r})")
+    if result.reported_text != repr(result.score):
+        out.append(f"reported as the tool reports it: {result.reported_text}")
+    out.append(f"signature: {result.signature}")
     return "\n".join(out)

@@ -77,10 +77,21 @@ def open_text(path: str, stack: ExitStack) -> TextIO:
         raise BleuInputError("CLI-FILES", f"cannot read {path}: {error.strerror or error}") from None
 
 
+#: A UTF-8 byte-order mark, kept in the first token as sacrebleu keeps it (spec chapter 11).
+BYTE_ORDER_MARK = "\ufeff"
+
+
 def _lines(stream: TextIO, name: str) -> Iterator[str]:
     number = 0
     try:
-        for number, line in enumerate(stream, start=1):  # noqa: B007
+        for number, line in enumerate(stream, start=1):
+            if number == 1 and line.startswith(BYTE_ORDER_MARK):
+                print(
+                    f"reference-bleu: warning: {name} starts with a byte-order mark (U+FEFF); it is kept "
+                    "in the first token, as sacrebleu keeps it, and can stop that token matching "
+                    "(spec TOK-PIPELINE)",
+                    file=sys.stderr,
+                )
             yield line
     except UnicodeDecodeError:
         raise BleuInputError("CLI-FILES", f"{name}: not valid UTF-8 (after line {number})") from None

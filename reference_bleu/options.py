@@ -96,12 +96,12 @@ class BleuOptions:
                 f"zero:{self.zero_precision}",
                 f"undef:{self.undefined_precision}",
                 f"agg:{self.aggregation}",
-                *self._convention_fields(),
+                *self.convention_fields(),
                 f"version:{VERSION}",
             ]
         )
 
-    def _convention_fields(self) -> list[str]:
+    def convention_fields(self) -> list[str]:
         """``name:value`` for every convention of chapter 13 that is not the paper's default."""
         names = ("denominator", "early_return", "brevity_penalty", "empty_references", "arithmetic", "scale")
         default = BleuOptions()

@@ -183,3 +183,79 @@ def test_bad_option_values_exit_2(paper_files: dict[str, str]) -> None:
 def test_usage_errors_exit_2() -> None:
     assert run_cli().returncode == 2
     assert run_cli("score").returncode == 2
+
+
+# --- profiles (spec CONV-PROFILES) ----------------------------------------------------------------
+
+
+def test_profiles_lists_every_profile_on_every_axis(capsys: pytest.CaptureFixture[str]) -> None:
+    from reference_bleu.profiles import PROFILES  # noqa: PLC0415
+
+    assert main(["profiles"]) == 0
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if line.startswith("| ") and "---" not in line]
+    assert [r.split(" | ")[0][2:] for r in rows[1:]] == list(PROFILES)
+    assert "| multi-bleu |" in out
+    assert "log-constant(-9999999999)" in out
+
+
+def test_profiles_with_a_name_shows_its_evidence(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["profiles", "nltk[method=4]"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("nltk[method=4]: nltk 3.10.4")
+    assert "smoothing: nltk-4" in out
+    assert "bleu_score.py:659" in out
+
+
+def test_score_with_a_profile_prints_as_the_tool_prints(
+    paper_files: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    refs = [paper_files["r1"], paper_files["r2"], paper_files["r3"]]
+    assert main(["score", "-i", paper_files["hyp"], "-r", *refs, "--profile", "multi-bleu"]) == 0
+    out = capsys.readouterr().out
+    # 100 x 0.3043537261305561 (the paper's corpus BLEU: no zero, so log 0 never matters) to 2 decimals
+    assert out.startswith("BLEU = 30.44  (multi-bleu)")
+    assert "profile:multi-bleu|" in out
+    assert "split:ascii" in out
+
+
+def test_an_option_beside_a_profile_overrides_it_and_the_signature_says_so(
+    paper_files: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    refs = [paper_files["r1"], paper_files["r2"], paper_files["r3"]]
+    args = ["score", "-i", paper_files["hyp"], "-r", *refs, "--profile", "multi-bleu", "--round-digits", "4"]
+    assert main([*args, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["reported_text"] == "30.4354"
+    assert data["overridden"] == ["round_digits"]
+    assert "|overridden:round_digits|" in data["signature"]
+
+
+def test_explain_takes_a_profile(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain", "--profile", "sacrebleu", "The cat, sat.", "The cat sat."]) == 0
+    out = capsys.readouterr().out
+    # 13a split off the comma and the period: the profile's tokenizer was applied
+    assert "candidate (5 tokens): The cat , sat ." in out
+    assert "profile" not in out or "early_return:no-match" in out
+
+
+def test_an_unknown_profile_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["profiles", "moses"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "unknown profile 'moses'" in err
+    assert "CONV-PROFILES" in err
+    assert main(["profiles", "nltk[method=9]"]) == 2
+    assert "must be one of" in capsys.readouterr().err
+
+
+def test_a_byte_order_mark_is_kept_and_warned_about(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    hyp.write_text("\ufeffa b\n", encoding="utf-8")
+    ref.write_text("a b\n", encoding="utf-8")
+    assert main(["score", "-i", str(hyp), "-r", str(ref), "-N", "1", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["matches"] == [1]  # "\ufeffa" does not match "a"
+    assert "byte-order mark" in captured.err

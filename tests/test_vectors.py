@@ -60,6 +60,9 @@ def test_vector_ids_are_never_reused_the_ledger_lists_every_one_ever_issued() ->
 
 def test_tokenizer_vectors_are_well_formed() -> None:
     data = load_file(TOKENIZER_VECTORS_PATH)
+    schema = load_file(TOKENIZER_VECTORS_PATH.with_name("tokenizer-vectors.schema.json"))
+    Draft202012Validator.check_schema(schema)
+    Draft202012Validator(schema).validate(data)
     tests = data["tests"]
     assert data["number_of_tests"] == len(tests)
     keys = {"id", "spec_ids", "description", "tokenize", "lowercase", "text", "tokens"}
