@@ -301,10 +301,10 @@ def _zero(config: Config) -> tuple[Convention, ...]:
     ]
     found += [
         _by_reference(
-            f"smoothing {name}", SMOOTHING_METHODS[name].spec_id, smoothing=name, zero_precision="limit"
+            f"smoothing {name}", method.spec_id, smoothing=name, zero_precision="limit"
         )
-        for name in SMOOTHING_METHODS
-        if name != "none"
+        for name, method in SMOOTHING_METHODS.items()
+        if name != "none" and not method.tool
     ]
     if _peers_apply(config):
         # A peer's own zero behaviour (nltk's log-0 sentinel, DIV-NLTK-002) is what INV-ZERO
@@ -562,7 +562,7 @@ def _solved_parameters(
     corpus = point.diagnostics[0].corpus
     found = []
     for name, method in SMOOTHING_METHODS.items():
-        if method.parameter is None:
+        if method.parameter is None or method.tool:
             continue
 
         def at(log_value: float, name: str = name) -> float:

@@ -352,6 +352,8 @@ class SmoothingMethod:
     needs_next_order: bool = False
     #: Reads the last segment's statistics (nltk's methods 5 to 7, CONV-SMOOTH).
     needs_last_segment: bool = False
+    #: A tool's own formula (CONV-SMOOTH), there to reproduce that tool inside its profile.
+    tool: bool = False
 
 
 class SmoothingAssertionError(BleuError):
@@ -381,10 +383,12 @@ SMOOTHING_METHODS: dict[str, SmoothingMethod] = {
         SmoothingMethod("add-k", "SMOOTH-ADD-K", "k", Fraction(DEFAULT_ADD_K)),
         SmoothingMethod("exp", "SMOOTH-EXP"),
         SmoothingMethod("add-one", "SMOOTH-ADD-ONE"),
-        SmoothingMethod("coco", "SMOOTH-COCO"),
-        SmoothingMethod("nltk-4", "SMOOTH-NLTK-4", "K", Fraction(DEFAULT_K)),
-        SmoothingMethod("nltk-5", "SMOOTH-NLTK-5", needs_next_order=True, needs_last_segment=True),
-        SmoothingMethod("nltk-6", "SMOOTH-NLTK-6", "alpha", Fraction(DEFAULT_ALPHA), needs_last_segment=True),
+        SmoothingMethod("coco", "SMOOTH-COCO", tool=True),
+        SmoothingMethod("nltk-4", "SMOOTH-NLTK-4", "K", Fraction(DEFAULT_K), tool=True),
+        SmoothingMethod("nltk-5", "SMOOTH-NLTK-5", needs_next_order=True, needs_last_segment=True, tool=True),
+        SmoothingMethod(
+            "nltk-6", "SMOOTH-NLTK-6", "alpha", Fraction(DEFAULT_ALPHA), needs_last_segment=True, tool=True
+        ),
         SmoothingMethod(
             "nltk-7",
             "SMOOTH-NLTK-7",
@@ -392,6 +396,7 @@ SMOOTHING_METHODS: dict[str, SmoothingMethod] = {
             Fraction(DEFAULT_K),
             needs_next_order=True,
             needs_last_segment=True,
+            tool=True,
         ),
     )
 }
