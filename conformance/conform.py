@@ -5,7 +5,8 @@
     reference-bleu conform --target mypkg.metrics:bleu      # a Python callable or adapter
     reference-bleu conform --command "perl my_bleu.pl"      # any program speaking the protocol
 
-Exit codes: 0 every target conformant, 1 some target not conformant, 2 usage or input
+Exit codes: 0 every target conformant to the expected profile (``--expect``, default paper,
+with ``--accept`` changes), 1 some target a variant of it or not conformant, 2 usage or input
 error (including a single target that cannot run here). The same seed gives the same report.
 """
 
@@ -21,6 +22,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from conformance.client import ProtocolTarget, TargetUnavailableError, python_command
+from conformance.expectation import Expectation, Verdict, judge_expectation
 from conformance.fingerprint import fingerprint
 from conformance.judge import Check, Judge
 from conformance.models import NLTK_VERSION, SACREBLEU_VERSION
@@ -46,6 +48,7 @@ class TargetReport:
     config: dict[str, Any]
     versions: dict[str, str]
     unavailable: str = ""
+    verdict: Verdict | None = None
 
     def as_json(self) -> dict[str, Any]:
         """Stable keys; no timings, so the same seed gives the same report."""
@@ -58,6 +61,7 @@ class TargetReport:
             "reference_options": {k: str(v) for k, v in self.config.items()},
             "versions": self.versions,
             "checks": [_check_json(c) for c in self.checks],
+            "verdict": self.verdict.as_json() if self.verdict else None,
         }
 
 
@@ -91,8 +95,9 @@ def run_target(  # noqa: PLR0917 -- the runner's settings, passed through as giv
     timeout: float,
     declared_scale: str | None,
     progress: bool,
+    expectation: Expectation | None = None,
 ) -> TargetReport:
-    """Fingerprint and judge one target."""
+    """Fingerprint and judge one target, then place it against the expectation (default: paper)."""
     target = ProtocolTarget(command, timeout=timeout)
     try:
         try:
@@ -109,9 +114,19 @@ def run_target(  # noqa: PLR0917 -- the runner's settings, passed through as giv
                 print(f"conform: {caps.name}: {stage}", file=sys.stderr, flush=True)
 
         judge.run(declared_scale or caps.scale, say)
-        conformant = all(c.status in ("pass", "n/a") for c in judge.checks)
+        say("placing it in the convention space")
+        verdict = judge_expectation(
+            target, found, judge.checks, expectation or Expectation.parse("paper"), seed
+        )
         return TargetReport(
-            spec, caps.name, True, conformant, judge.checks, found.config, dict(caps.versions)
+            spec,
+            caps.name,
+            True,
+            verdict.level == "conformant",
+            judge.checks,
+            found.config,
+            dict(caps.versions),
+            verdict=verdict,
         )
     finally:
         target.close()
@@ -160,6 +175,16 @@ def _cell(check: Check | None) -> str:
     return mark + why
 
 
+def _level(report: TargetReport) -> str:
+    if not report.available:
+        return "not installed"
+    if report.verdict is None:
+        return "NO"
+    return {"conformant": "conformant", "variant": "VARIANT", "not conformant": "NOT CONFORMANT"}[
+        report.verdict.level
+    ]
+
+
 def _rows(reports: list[TargetReport]) -> list[str]:
     ids: list[str] = []
     for report in reports:
@@ -173,12 +198,8 @@ def matrix(reports: list[TargetReport], markdown: bool) -> str:
     body = []
     for ident in _rows(reports):
         body.append([ident, *(_cell(next((c for c in r.checks if c.id == ident), None)) for r in reports)])
-    body.append(
-        [
-            "conformant",
-            *(("yes" if r.conformant else "NO") if r.available else "not installed" for r in reports),
-        ]
-    )
+    body.append(["verdict", *(_level(r) for r in reports)])
+    body.append(["behaves as", *((r.verdict.point or "-") if r.verdict else "" for r in reports)])
     if markdown:
         lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
         lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in body]
@@ -212,7 +233,8 @@ def details(report: TargetReport, markdown: bool) -> str:
     lines = [
         line for c in report.checks if c.status in ("fail", "explained") for line in describe(c, markdown)
     ]
-    title = f"{report.name}: {'conformant' if report.conformant else 'not conformant'}"
+    headline = report.verdict.headline() if report.verdict else "not conformant"
+    title = f"{report.name}: {headline}"
     return "\n".join([f"## {title}" if markdown else title, *lines])
 
 
@@ -247,6 +269,21 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         help="the declared score scale (the fingerprint checks it)",
     )
+    parser.add_argument(
+        "--expect",
+        default="paper",
+        metavar="PROFILE",
+        help="the BLEU you expect: a profile (reference-bleu profiles), e.g. sacrebleu, nltk[method=3] "
+        "(default paper; spec CONF-VERDICT)",
+    )
+    parser.add_argument(
+        "--accept",
+        action="append",
+        default=[],
+        metavar="AXIS=VALUE",
+        help="also accept this value on an axis, e.g. ref_length=closest-first, aggregation=macro, "
+        "arithmetic=binary32",
+    )
     parser.add_argument("--examples", "-n", type=int, default=100, help="generated examples per check (100)")
     parser.add_argument("--seed", type=int, default=0, help="the seed of the generated examples (0)")
     parser.add_argument(
@@ -272,6 +309,11 @@ def main(argv: list[str]) -> int:
             file=sys.stderr,
         )
         return EXIT_USAGE
+    try:
+        expectation = Expectation.parse(args.expect, args.accept)
+    except BleuError as error:
+        print(f"reference-bleu conform: {error}", file=sys.stderr)
+        return EXIT_USAGE
     jobs: list[tuple[str, list[str]]] = [(t, python_command(t, args.input)) for t in args.target]
     for command in args.command:
         try:
@@ -283,7 +325,9 @@ def main(argv: list[str]) -> int:
     if not jobs:
         jobs = [(t, python_command(t)) for t in MATRIX]
     reports = [
-        run_target(spec, command, args.examples, args.seed, args.timeout, args.scale, not args.quiet)
+        run_target(
+            spec, command, args.examples, args.seed, args.timeout, args.scale, not args.quiet, expectation
+        )
         for spec, command in jobs
     ]
     if single and len(reports) == 1 and not reports[0].available:

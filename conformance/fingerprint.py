@@ -300,9 +300,7 @@ def _zero(config: Config) -> tuple[Convention, ...]:
         ),
     ]
     found += [
-        _by_reference(
-            f"smoothing {name}", method.spec_id, smoothing=name, zero_precision="limit"
-        )
+        _by_reference(f"smoothing {name}", method.spec_id, smoothing=name, zero_precision="limit")
         for name, method in SMOOTHING_METHODS.items()
         if name != "none" and not method.tool
     ]

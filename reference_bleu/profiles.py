@@ -632,11 +632,11 @@ def profile_options(profile: Profile, overrides: Mapping[str, Any]) -> tuple[dic
 _MISSING = object()
 
 
-def axis_values(profile: Profile) -> dict[str, str]:
-    """The profile's value on every axis of CONV-SPACE, defaults filled in, as short strings."""
+def option_axes(options: Mapping[str, Any]) -> dict[str, str]:
+    """The value on every score axis of CONV-SPACE of the point ``options``, as short strings."""
     from reference_bleu.options import make_options  # noqa: PLC0415 -- options import nothing of profiles
 
-    o = make_options(**profile.options)
+    o = make_options(**options)
     smoothing = o.smoothing
     if o.smoothing_value is not None:
         smoothing += f"={o.smoothing_value}"
@@ -646,10 +646,6 @@ def axis_values(profile: Profile) -> dict[str, str]:
     undefined = "effective" if o.effective_order else o.undefined_precision
     output = o.scale + ("" if o.round_digits is None else f",{o.round_digits}dp")
     return {
-        "level": profile.level,
-        "tokenize": profile.tokenize,
-        "lowercase": profile.lowercase,
-        "split": profile.split,
         "ref_length": o.ref_length,
         "empty_refs": o.empty_references,
         "denominator": o.denominator,
@@ -662,6 +658,12 @@ def axis_values(profile: Profile) -> dict[str, str]:
         "arithmetic": o.arithmetic,
         "output": output,
     }
+
+
+def axis_values(profile: Profile) -> dict[str, str]:
+    """The profile's value on every axis of CONV-SPACE (text axes and level too), defaults filled in."""
+    text = {"level": profile.level, "tokenize": profile.tokenize, "lowercase": profile.lowercase}
+    return {**text, "split": profile.split, **option_axes(profile.options)}
 
 
 def profile_table(profiles: list[Profile]) -> str:

@@ -1,0 +1,424 @@
+"""Verdicts against an expected profile: conformant, a variant, or not conformant (spec CONF-VERDICT).
+
+The fingerprint (CONF-FINGERPRINT) settles the paper's open points one at a time; this module
+places the target in the whole convention space of chapter 13. The target's answers on a
+battery (every fingerprint diagnostic and a fixed set of generated corpora) are compared with
+the reference's predictions at candidate points: every profile with its score-affecting
+parameters, the expected profile with one axis changed, and the point the fingerprint found.
+The points that predict every answer are the target's possible conventions; when there are
+several, the report says so.
+
+The verdict compares that point with the expectation (``--expect PROFILE``, default
+``paper``, with ``--accept AXIS=VALUE`` changes):
+
+- **conformant**: the expected point predicts every answer, and every check that did not pass
+  is accounted for by it (a fingerprint row it predicts, an invariant the reference at that
+  point breaks on the same example, a difference it predicts on the counterexample);
+- **variant**: another point does that; the report names the axes where it differs from the
+  expectation (each an entry of the spec) and the invariants its values break;
+- **not conformant**: no point accounts for the behaviour, or a fault (crash, hang, NaN,
+  mutation, protocol) happened: a bug, with its shrunk counterexample.
+
+Only ``conformant`` exits 0. A variant is a documented BLEU, but not the one expected.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from conformance.client import ProtocolTarget
+from conformance.fingerprint import MATCH_TOLERANCE, Answer, Corpus, Fingerprint, agrees, ask
+from conformance.invariants import BY_ID, InvariantViolationError
+from conformance.judge import Check
+from conformance.loader import load_vectors
+from conformance.targets import ReferenceTarget
+from reference_bleu import corpus_bleu
+from reference_bleu.errors import BleuError, BleuOptionError
+from reference_bleu.length import REF_LENGTH_RULES
+from reference_bleu.profiles import PROFILES, Profile, option_axes, resolve
+
+#: The axes the battery can observe on token input, with the spec entry that defines each.
+AXIS_SPEC = {
+    "ref_length": "EC-001",
+    "empty_refs": "EC-005",
+    "denominator": "EC-015",
+    "early_return": "EC-016",
+    "undefined": "EC-003",
+    "zero": "EC-002",
+    "smoothing": "SMOOTH",
+    "bp": "EC-017",
+    "aggregation": "EC-009",
+    "arithmetic": "EC-013",
+}
+#: ``--accept AXIS=VALUE``: the option each axis is set through.
+ACCEPT_OPTION = {
+    "ref_length": "ref_length",
+    "empty_refs": "empty_references",
+    "denominator": "denominator",
+    "early_return": "early_return",
+    "undefined": "undefined_precision",
+    "zero": "zero_precision",
+    "smoothing": "smoothing",
+    "bp": "brevity_penalty",
+    "aggregation": "aggregation",
+    "arithmetic": "arithmetic",
+}
+#: Profile parameters that only change text handling or printing, not the number on tokens.
+TEXT_PARAMETERS = frozenset({"tokenize", "lc", "width", "c"})
+#: One-axis changes of the expected point that the search also tries.
+ONE_AXIS_CHANGES: tuple[tuple[str, Any], ...] = (
+    *(("ref_length", rule) for rule in REF_LENGTH_RULES),
+    ("aggregation", "macro"),
+    ("aggregation", "micro"),
+    ("arithmetic", "binary32"),
+    ("effective_order", True),
+    ("zero_precision", "skip"),
+    ("undefined_precision", "skip"),
+    ("undefined_precision", "one"),
+    ("denominator", "max1-segment"),
+    ("denominator", "max1-total"),
+    ("early_return", "no-unigram-match"),
+    ("early_return", "no-match"),
+    ("early_return", "any-zero"),
+    ("empty_references", "drop"),
+)
+#: Generated corpora in the battery, beside the fingerprint's diagnostics.
+GENERATED = 24
+#: Fingerprint points left out of the battery: the scale (read before everything) and the
+#: inputs outside BLEU's domain, a segment without references and an empty corpus (EC-006,
+#: EC-012), whose documented answers (an error, 0, skipping) the profiles do not model; the
+#: fingerprint's own rows judge them.
+NOT_IN_BATTERY = frozenset({"FP-SCALE", "FP-NO-REFERENCE", "FP-EMPTY-CORPUS"})
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A point of the convention space: a name and the reference's options there."""
+
+    name: str
+    options: Mapping[str, Any]
+
+    @property
+    def axes(self) -> dict[str, str]:
+        """Its value on every observable axis (exact and binary64 are one value: they agree to 1e-13)."""
+        values = option_axes(self.options)
+        if values["arithmetic"] == "exact":
+            values["arithmetic"] = "binary64"
+        return {axis: values[axis] for axis in AXIS_SPEC}
+
+    def predict(self, corpus: Corpus) -> Answer:
+        """The reference's score at this point, or "error"."""
+        try:
+            return corpus_bleu(*corpus, **dict(self.options)).score
+        except BleuError:
+            return "error"
+
+    @property
+    def tolerance(self) -> float:
+        """How close an answer must be: binary32 points are compared at binary32's precision."""
+        return 1e-5 if self.options.get("arithmetic") == "binary32" else MATCH_TOLERANCE
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """``--expect PROFILE`` with ``--accept AXIS=VALUE`` changes."""
+
+    profile: Profile
+    accepted: Mapping[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def parse(cls, profile: str, accepted: Sequence[str] = ()) -> Expectation:
+        """The expectation from the command line; a bad name or axis is a BleuOptionError."""
+        changes: dict[str, str] = {}
+        for item in accepted:
+            axis, sep, value = item.partition("=")
+            if not sep or axis not in ACCEPT_OPTION:
+                raise BleuOptionError(
+                    "CONF-VERDICT", f"--accept takes AXIS=VALUE with AXIS one of {', '.join(ACCEPT_OPTION)}"
+                )
+            changes[axis] = value
+        expectation = cls(resolve(profile), changes)
+        expectation.candidate.axes  # noqa: B018 -- validates the accepted values now
+        return expectation
+
+    @property
+    def candidate(self) -> Candidate:
+        """The expected point."""
+        options = dict(self.profile.options)
+        for axis, value in self.accepted.items():
+            if axis == "undefined" and value == "effective":
+                options["effective_order"] = True
+            else:
+                options[ACCEPT_OPTION[axis]] = value
+        try:
+            make = option_axes(options)
+        except BleuError as error:
+            raise BleuOptionError("CONF-VERDICT", f"--accept: {error}") from None
+        del make
+        name = self.profile.name + "".join(f" +{k}={v}" for k, v in self.accepted.items())
+        return Candidate(name, options)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Where the target stands against the expectation."""
+
+    level: str  # "conformant", "variant", "not conformant"
+    expected: str
+    point: str  # the name of the point the target is placed at ("" when none)
+    matched: tuple[str, ...]  # every candidate that predicts every answer
+    differs: tuple[tuple[str, str, str, str], ...]  # (axis, spec entry, expected value, found value)
+    unaccounted: tuple[str, ...]  # checks no point accounts for
+    battery: int
+
+    def as_json(self) -> dict[str, Any]:
+        """The verdict in the JSON report."""
+        return {
+            "level": self.level,
+            "expected": self.expected,
+            "point": self.point,
+            "matched": list(self.matched),
+            "differs": [{"axis": a, "spec": s, "expected": e, "found": f} for a, s, e, f in self.differs],
+            "unaccounted": list(self.unaccounted),
+            "battery": self.battery,
+        }
+
+    def headline(self) -> str:
+        """One line: the level, and what differs or what is wrong."""
+        if self.level == "conformant":
+            return f"conformant to {self.expected}"
+        if self.level == "variant":
+            axes = ", ".join(f"{a}={f} ({s}; expected {e})" for a, s, e, f in self.differs)
+            like = f" (behaves as {self.point})" if self.point else ""
+            return f"a variant of {self.expected}{like}: {axes or 'differs'}"
+        return "not conformant: " + (", ".join(self.unaccounted) or "no known convention explains it")
+
+
+# --- the battery and the candidates -------------------------------------------------------------
+
+
+def generated_corpora(seed: int, count: int = GENERATED) -> list[Corpus]:
+    """Small corpora over a five-word vocabulary (so that n-grams match), short segments included."""
+    rng = random.Random(seed)  # noqa: S311 -- reproducible test data, not a secret
+    vocabulary = ["a", "b", "c", "d", "e"]
+    corpora: list[Corpus] = []
+    for _ in range(count):
+        hyps, refs = [], []
+        for _segment in range(rng.randint(1, 4)):
+            hyp = [rng.choice(vocabulary) for _ in range(rng.randint(1, 9))]
+            segment_refs = []
+            for _ref in range(rng.randint(1, 3)):
+                ref = list(hyp)
+                for _edit in range(rng.randint(0, 4)):
+                    position = rng.randint(0, len(ref))
+                    action = rng.random()
+                    if action < 0.4 and ref:
+                        ref[min(position, len(ref) - 1)] = rng.choice(vocabulary)
+                    elif action < 0.7:
+                        ref.insert(position, rng.choice(vocabulary))
+                    elif ref:
+                        ref.pop(min(position, len(ref) - 1))
+                segment_refs.append(ref or [rng.choice(vocabulary)])
+            hyps.append(hyp)
+            refs.append(segment_refs)
+        corpora.append((hyps, refs))
+    return corpora
+
+
+def _parameter_grid(profile: str) -> list[dict[str, str]]:
+    family = PROFILES[profile]
+    names = [p for p in family.parameters if p not in TEXT_PARAMETERS]
+    return [
+        dict(zip(names, values, strict=True))
+        for values in itertools.product(*(family.parameters[n] for n in names))
+    ]
+
+
+def candidates(expectation: Expectation, found: Mapping[str, Any]) -> list[Candidate]:
+    """The points the search tries: the expected one first, its one-axis changes, the fingerprint's
+    point, and every profile with every score-affecting parameter."""
+    expected = expectation.candidate
+    found_points = [expected]
+    for option, value in ONE_AXIS_CHANGES:
+        changed = {**expected.options, option: value}
+        if value == "macro" and option == "aggregation":
+            changed.pop("effective_order", None)
+        found_points.append(Candidate(f"{expected.name} with {option}={value}", changed))
+    found_points.append(Candidate("the fingerprint's point", dict(found)))
+    for name in PROFILES:
+        for params in _parameter_grid(name):
+            spec = name + ("[" + ",".join(f"{k}={v}" for k, v in params.items()) + "]" if params else "")
+            profile = resolve(spec)
+            found_points.append(Candidate(profile.name, dict(profile.options)))
+    unique: dict[tuple[tuple[str, Any], ...], Candidate] = {}
+    for candidate in found_points:
+        try:
+            key = tuple(sorted(candidate.options.items(), key=lambda item: item[0]))
+            hash(key)
+            option_axes(candidate.options)
+        except (BleuError, TypeError):
+            continue
+        unique.setdefault(key, candidate)
+    return list(unique.values())
+
+
+def battery_answers(
+    target: ProtocolTarget, fingerprint: Fingerprint, seed: int
+) -> tuple[list[Corpus], list[Answer]]:
+    """The fingerprint's diagnostics with the answers already given, and the generated corpora asked now."""
+    corpora: list[Corpus] = []
+    answers: list[Answer] = []
+    for finding in fingerprint.findings:
+        if finding.point.id in NOT_IN_BATTERY:
+            continue
+        for diagnostic, answer in zip(finding.point.diagnostics, finding.answers, strict=True):
+            corpora.append(diagnostic.corpus)
+            answers.append(answer)
+    for corpus in generated_corpora(seed):
+        corpora.append(corpus)
+        answers.append(ask(target, corpus))
+    return corpora, answers
+
+
+def consistent(candidate: Candidate, corpora: Sequence[Corpus], answers: Sequence[Answer]) -> bool:
+    """Whether the candidate predicts every answer, within its own arithmetic's precision.
+
+    A binary64 point must agree to 1e-9 and a binary32 point to 1e-5, so a binary32 target
+    matches binary32 points only (faults are never predicted).
+    """
+    return all(
+        agrees(a, candidate.predict(c), candidate.tolerance) for c, a in zip(corpora, answers, strict=True)
+    )
+
+
+#: The options behind each axis, to set one axis of a point to another point's value.
+AXIS_OPTIONS = {
+    **{axis: (option,) for axis, option in ACCEPT_OPTION.items()},
+    "undefined": ("undefined_precision", "effective_order"),
+    "zero": ("zero_precision", "zero_value"),
+    "smoothing": ("smoothing", "smoothing_value"),
+}
+
+
+def with_axis(candidate: Candidate, other: Candidate, axis: str) -> Candidate:
+    """``candidate`` with ``axis`` set to ``other``'s value."""
+    options = {k: v for k, v in candidate.options.items() if k not in AXIS_OPTIONS[axis]}
+    options.update({k: v for k, v in other.options.items() if k in AXIS_OPTIONS[axis]})
+    return Candidate(f"{candidate.name} with {axis} as {other.name}", options)
+
+
+def evidenced(
+    candidate: Candidate, expected: Candidate, corpora: Sequence[Corpus], answers: Sequence[Answer]
+) -> tuple[tuple[str, str, str, str], ...]:
+    """The axes where ``candidate`` differs from ``expected`` *and* the answers show it.
+
+    An axis whose expected value also predicts every answer (set alone on the candidate) is not
+    shown by the battery: the target may well take the expected value there.
+    """
+    mine, theirs = candidate.axes, expected.axes
+    shown = []
+    for axis, value in mine.items():
+        if value == theirs[axis]:
+            continue
+        try:
+            if consistent(with_axis(candidate, expected, axis), corpora, answers):
+                continue
+        except BleuError:
+            pass
+        shown.append((axis, AXIS_SPEC[axis], theirs[axis], value))
+    return tuple(shown)
+
+
+# --- accounting for the checks --------------------------------------------------------------------
+
+
+def _is_corpus(value: Any) -> bool:
+    return (
+        isinstance(value, list | tuple)
+        and len(value) == 2
+        and isinstance(value[0], list)
+        and isinstance(value[1], list)
+        and len(value[0]) == len(value[1])
+    )
+
+
+def accounted(
+    check: Check, candidate: Candidate, ask_target: Callable[[Corpus], Answer], tolerance: float
+) -> bool:
+    """Whether the point ``candidate`` accounts for a check that did not pass (never for a fault)."""
+    if check.status in ("pass", "n/a"):
+        return True
+    if check.id.startswith(("ROB-", "FP-SCALE-DECLARED")):
+        return False
+    if check.id.startswith("FP-"):
+        return True  # its diagnostics are in the battery, which the candidate predicts
+    limit = max(candidate.tolerance, tolerance)
+    if check.id in BY_ID:
+        return _breaks_too(check, candidate)
+    if check.id == "VECTORS":
+        corpora = [(v.data["hypotheses"], v.data["references"]) for v in load_vectors() if not v.is_error]
+    elif _is_corpus(check.counterexample):
+        corpora = [(list(check.counterexample[0]), list(check.counterexample[1]))]
+    else:
+        return False
+    return all(agrees(ask_target(c), candidate.predict(c), limit) for c in corpora)
+
+
+def _breaks_too(check: Check, candidate: Candidate) -> bool:
+    """An invariant the target broke is accounted for when the reference at the point breaks it too."""
+    if check.counterexample is None:
+        return False
+    try:
+        BY_ID[check.id].check(ReferenceTarget(dict(candidate.options)), check.counterexample)
+    except InvariantViolationError:
+        return True
+    except (BleuError, TypeError, ValueError, KeyError, IndexError):
+        return False
+    return False
+
+
+def judge_expectation(
+    target: ProtocolTarget,
+    fingerprint: Fingerprint,
+    checks: Sequence[Check],
+    expectation: Expectation,
+    seed: int,
+) -> Verdict:
+    """CONF-VERDICT. Place the target in the convention space and compare with the expectation."""
+    corpora, answers = battery_answers(target, fingerprint, seed)
+    tolerance = fingerprint.tolerance
+    expected = expectation.candidate
+
+    def ask_target(corpus: Corpus) -> Answer:
+        return ask(target, corpus)
+
+    faults = [c.id for c in checks if c.id.startswith("ROB-") and c.status == "fail"]
+    pool = candidates(expectation, fingerprint.config)
+    matched = [c for c in pool if consistent(c, corpora, answers)]
+    names = tuple(dict.fromkeys(c.name for c in matched))
+    open_checks = [c for c in checks if c.status not in ("pass", "n/a")]
+    if faults:
+        return Verdict("not conformant", expected.name, "", names, (), tuple(faults), len(corpora))
+    if expected in matched:
+        left = [c.id for c in open_checks if not accounted(c, expected, ask_target, tolerance)]
+        if not left:
+            return Verdict("conformant", expected.name, expected.name, names, (), (), len(corpora))
+    expected_axes = expected.axes
+    ranked = sorted(
+        (c for c in matched if c is not expected),
+        key=lambda c: sum(v != expected_axes[a] for a, v in c.axes.items()),
+    )
+    for candidate in ranked:
+        left = [c.id for c in open_checks if not accounted(c, candidate, ask_target, tolerance)]
+        if left:
+            continue
+        differs = evidenced(candidate, expected, corpora, answers)
+        if not differs:  # the same observable point under another name
+            return Verdict("conformant", expected.name, candidate.name, names, (), (), len(corpora))
+        return Verdict("variant", expected.name, candidate.name, names, differs, (), len(corpora))
+    unaccounted = tuple(c.id for c in open_checks) or ("no known point predicts its answers",)
+    return Verdict("not conformant", expected.name, "", names, (), unaccounted, len(corpora))
