@@ -89,6 +89,9 @@ class ProtocolTarget:
 
     command: list[str]
     timeout: float = 10.0
+    #: Seconds for the first answer of a freshly started process: importing torch or TensorFlow
+    #: takes a minute on a busy machine, which is no hang (spec CONF-ROBUST).
+    startup_timeout: float = 120.0
     scale: float = 1.0  # the score is divided by this (100 for a percent scale)
     faults: Counter[str] = field(default_factory=Counter)
     first_fault: dict[str, str] = field(default_factory=dict)
@@ -162,8 +165,19 @@ class ProtocolTarget:
         self._kill()
 
     def _ask(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Send one message and read one answer; a new process is greeted first (spec CONF-PROTOCOL).
+
+        The greeting waits up to ``startup_timeout`` (imports can be slow), every other answer
+        ``timeout``; a process restarted after a crash or a timeout is greeted again.
+        """
+        greeting = message.get("type") == "hello"
         if self._process is None:
             self._start()
+            if not greeting:
+                self._exchange(hello(), self.startup_timeout)
+        return self._exchange(message, self.startup_timeout if greeting else self.timeout)
+
+    def _exchange(self, message: dict[str, Any], wait: float) -> dict[str, Any]:
         assert self._process is not None
         assert self._process.stdin is not None
         assert self._lines is not None
@@ -174,11 +188,11 @@ class ProtocolTarget:
             self._kill()
             raise TargetFaultError("crash", "the process had exited") from None
         try:
-            line = self._lines.get(timeout=self.timeout)
+            line = self._lines.get(timeout=wait)
         except queue.Empty:
             self._kill()
             self._timeouts += 1
-            raise TargetFaultError("timeout", f"no answer within {self.timeout} s") from None
+            raise TargetFaultError("timeout", f"no answer within {wait} s") from None
         if line is None:
             code = self._process.wait()
             self._kill()

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import platform
 import shlex
 import sys
@@ -34,6 +35,8 @@ REPORT_VERSION = 1
 #: The built-in targets of the matrix, in column order.
 MATRIX = ("reference", "nltk", "sacrebleu", "bleuscore", "torchmetrics")
 EXIT_OK, EXIT_NOT_CONFORMANT, EXIT_USAGE = 0, 1, 2
+#: The longest --timeout or --startup-timeout accepted, in seconds (a day).
+MAX_TIMEOUT = 86400.0
 
 
 @dataclass
@@ -96,9 +99,10 @@ def run_target(  # noqa: PLR0917 -- the runner's settings, passed through as giv
     declared_scale: str | None,
     progress: bool,
     expectation: Expectation | None = None,
+    startup_timeout: float = 120.0,
 ) -> TargetReport:
     """Fingerprint and judge one target, then place it against the expectation (default: paper)."""
-    target = ProtocolTarget(command, timeout=timeout)
+    target = ProtocolTarget(command, timeout=timeout, startup_timeout=startup_timeout)
     try:
         try:
             caps = target.capabilities
@@ -289,6 +293,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--timeout", type=float, default=10.0, help="seconds per call before the target is killed (10)"
     )
+    parser.add_argument(
+        "--startup-timeout",
+        type=float,
+        default=120.0,
+        help="seconds for a target's first answer after it starts (120: torch imports are slow)",
+    )
     out = parser.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="the JSON report")
     out.add_argument("--markdown", action="store_true", help="the report as Markdown")
@@ -303,9 +313,11 @@ def main(argv: list[str]) -> int:
         args = parser.parse_args(argv)
     except SystemExit as stop:
         return EXIT_USAGE if stop.code else EXIT_OK
-    if args.examples < 1 or args.timeout <= 0:
+    timeouts = (args.timeout, args.startup_timeout)
+    if args.examples < 1 or not all(math.isfinite(t) and 0 < t <= MAX_TIMEOUT for t in timeouts):
         print(
-            "reference-bleu conform: --examples must be >= 1 and --timeout > 0 (spec CONF-RUNNER)",
+            "reference-bleu conform: --examples must be >= 1, --timeout and --startup-timeout "
+            f"in (0, {MAX_TIMEOUT:g}] seconds (spec CONF-RUNNER)",
             file=sys.stderr,
         )
         return EXIT_USAGE
@@ -326,7 +338,15 @@ def main(argv: list[str]) -> int:
         jobs = [(t, python_command(t)) for t in MATRIX]
     reports = [
         run_target(
-            spec, command, args.examples, args.seed, args.timeout, args.scale, not args.quiet, expectation
+            spec,
+            command,
+            args.examples,
+            args.seed,
+            args.timeout,
+            args.scale,
+            not args.quiet,
+            expectation,
+            args.startup_timeout,
         )
         for spec, command in jobs
     ]

@@ -1,8 +1,8 @@
 """Serve a Python BLEU over the bleu-conform protocol (spec CONF-PROTOCOL).
 
 ``python -m conformance.harness TARGET [--input tokens|text]`` where TARGET is a built-in
-(``reference``, ``nltk``, ``sacrebleu``, ``bleuscore``, ``torchmetrics``, each optionally
-configured as ``name[key=value,...]``) or ``module:attr``. The runner starts every Python
+(``reference``, ``nltk``, ``sacrebleu``, ``bleuscore``, ``torchmetrics``, ``ignite``, ``coco``,
+each optionally configured as ``name[key=value,...]``) or ``module:attr``. The runner starts every Python
 target through this harness, in its own process, so a target that hangs or crashes its
 interpreter is killed and restarted without stopping the run, exactly as a ``--command``
 target in another language is. The harness also reports when the target changed its input
@@ -250,12 +250,50 @@ def _torchmetrics(params: dict[str, str]) -> Served:
     )
 
 
+def _ignite(params: dict[str, str]) -> Served:
+    _check_params("ignite", params, ("smooth", "average"))
+    nlp = _import("ignite.metrics.nlp", "pytorch-ignite", "pip install 'reference-bleu[torchmetrics,zoo]'")
+    smooth, average = params.get("smooth", "no_smooth"), params.get("average", "macro")
+
+    def score(level: str, hyps: list[Any], refs: list[list[Any]]) -> float:
+        metric = nlp.Bleu(ngram=4, smooth=smooth, average=average)
+        metric.update((hyps, refs))
+        return float(metric.compute())
+
+    return Served(
+        f"ignite[smooth={smooth},average={average}]",
+        "tokens",
+        ["corpus"],
+        False,
+        score,
+        "unit",
+        {"pytorch-ignite": _version("pytorch-ignite"), "torch": _version("torch")},
+    )
+
+
+def _coco(params: dict[str, str]) -> Served:
+    _check_params("coco", params, ())
+    module = _import("pycocoevalcap.bleu.bleu", "pycocoevalcap", "pip install 'reference-bleu[zoo]'")
+
+    def score(level: str, hyps: list[Any], refs: list[list[Any]]) -> float:
+        gts = {i: [" ".join(r) for r in rs] for i, rs in enumerate(refs)}
+        res = {i: [" ".join(h)] for i, h in enumerate(hyps)}
+        scores, _ = module.Bleu(4).compute_score(gts, res, verbose=0)
+        return float(scores[3])
+
+    return Served(
+        "coco", "tokens", ["corpus"], False, score, "unit", {"pycocoevalcap": _version("pycocoevalcap")}
+    )
+
+
 BUILTINS: dict[str, Callable[[dict[str, str]], Served]] = {
     "reference": _reference,
     "nltk": _nltk,
     "sacrebleu": _sacrebleu,
     "bleuscore": _bleuscore,
     "torchmetrics": _torchmetrics,
+    "ignite": _ignite,
+    "coco": _coco,
 }
 
 

@@ -211,6 +211,31 @@ def test_a_peer_is_placed_at_its_profile_and_conformant_to_it(capsys: pytest.Cap
     assert report["targets"][0]["verdict"]["level"] == "conformant"  # type: ignore[index]
 
 
+# The zoo: real implementations, each with the point written from its source (spec 13's
+# profiles, with the file and line behind every value). The runner must place each there and,
+# expecting that profile, call it conformant.
+ZOO = [
+    ("nltk[method=4]", "nltk[method=4]", "nltk"),
+    ("sacrebleu[smooth=floor]", "sacrebleu[smooth=floor]", "sacrebleu"),
+    ("torchmetrics[smooth=true]", "torchmetrics[smooth=true]", "torchmetrics"),
+    ("ignite", "ignite", "ignite"),
+    ("ignite[smooth=smooth1,average=micro]", "ignite[average=micro,smooth=smooth1]", "ignite"),
+    ("coco", "coco", "pycocoevalcap"),
+]
+
+
+@pytest.mark.parametrize(("target", "point", "module"), ZOO, ids=[z[0] for z in ZOO])
+def test_the_runner_places_each_zoo_member_at_its_profile(
+    capsys: pytest.CaptureFixture[str], target: str, point: str, module: str
+) -> None:
+    if importlib.util.find_spec(module) is None:
+        pytest.skip(f"{module} is not installed (the torchmetrics and zoo extras; CI installs them)")
+    code, report = _report(capsys, "-t", target, "--expect", point)
+    verdict: Any = report["targets"][0]["verdict"]  # type: ignore[index]
+    assert (verdict["level"], verdict["point"]) == ("conformant", point), verdict
+    assert code == 0
+
+
 def test_a_bug_is_not_conformant_whatever_is_expected(capsys: pytest.CaptureFixture[str]) -> None:
     for expect in ("paper", "nltk", "sacrebleu"):
         code, report = _report(capsys, "-t", T + "no_clip", "--expect", expect)
