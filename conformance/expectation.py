@@ -40,6 +40,7 @@ from reference_bleu import corpus_bleu
 from reference_bleu.errors import BleuError, BleuOptionError
 from reference_bleu.length import REF_LENGTH_RULES
 from reference_bleu.profiles import PROFILES, Profile, option_axes, resolve
+from reference_bleu.smoothing import SMOOTHING_METHODS
 
 #: The axes the battery can observe on token input, with the spec entry that defines each.
 AXIS_SPEC = {
@@ -85,6 +86,12 @@ ONE_AXIS_CHANGES: tuple[tuple[str, Any], ...] = (
     ("early_return", "no-match"),
     ("early_return", "any-zero"),
     ("empty_references", "drop"),
+    ("undefined_precision", "error"),
+    *(
+        ("smoothing", name)
+        for name, method in SMOOTHING_METHODS.items()
+        if name != "none" and not method.tool
+    ),
 )
 #: Generated corpora in the battery, beside the fingerprint's diagnostics.
 GENERATED = 24
@@ -284,14 +291,23 @@ def battery_answers(
     return corpora, answers
 
 
+def matches(answer: Answer, prediction: Answer, tolerance: float) -> bool:
+    """An answer agrees with a point's prediction. A score above 1 is a fault for the client
+    (ROB-OUT-OF-RANGE) but the point's own value under Chen and Cherry's methods 5 and 7, whose
+    averaged counts can exceed l_n: a point predicting it accounts for that answer."""
+    if answer == "fault:out-of-range":
+        return isinstance(prediction, float) and not 0 <= prediction <= 1
+    return agrees(answer, prediction, tolerance)
+
+
 def consistent(candidate: Candidate, corpora: Sequence[Corpus], answers: Sequence[Answer]) -> bool:
     """Whether the candidate predicts every answer, within its own arithmetic's precision.
 
     A binary64 point must agree to 1e-9 and a binary32 point to 1e-5, so a binary32 target
-    matches binary32 points only (faults are never predicted).
+    matches binary32 points only (faults are never predicted, but see :func:`matches`).
     """
     return all(
-        agrees(a, candidate.predict(c), candidate.tolerance) for c, a in zip(corpora, answers, strict=True)
+        matches(a, candidate.predict(c), candidate.tolerance) for c, a in zip(corpora, answers, strict=True)
     )
 
 
@@ -346,26 +362,37 @@ def _is_corpus(value: Any) -> bool:
     )
 
 
+#: Faults a point can account for: an error it raises too (EC-003's "error"), a score above 1
+#: it gives too (SMOOTH-CC5, SMOOTH-CC7). A crash, a hang, NaN or a mutation never.
+ACCOUNTABLE_FAULTS = frozenset({"ROB-ERROR", "ROB-OUT-OF-RANGE"})
+
+
 def accounted(
-    check: Check, candidate: Candidate, ask_target: Callable[[Corpus], Answer], tolerance: float
+    check: Check,
+    candidate: Candidate,
+    ask_target: Callable[[Corpus], Answer],
+    tolerance: float,
+    fault_inputs: Mapping[str, Any] | None = None,
 ) -> bool:
-    """Whether the point ``candidate`` accounts for a check that did not pass (never for a fault)."""
-    if check.status in ("pass", "n/a"):
-        return True
-    if check.id.startswith(("ROB-", "FP-SCALE-DECLARED")):
-        return False
-    if check.id.startswith("FP-"):
-        return True  # its diagnostics are in the battery, which the candidate predicts
-    limit = max(candidate.tolerance, tolerance)
+    """Whether the point ``candidate`` accounts for a check that did not pass.
+
+    ``fault_inputs`` are the first inputs of each kind of fault (the client's ``first_input``),
+    the evidence for a ROB-* row whose own counterexample is another check's example.
+    """
+    if check.status in ("pass", "n/a") or (check.id.startswith("FP-") and check.id != "FP-SCALE-DECLARED"):
+        return True  # a fingerprint row's diagnostics are in the battery, which the point predicts
     if check.id in BY_ID:
         return _breaks_too(check, candidate)
+    corpora: list[Corpus] = []
     if check.id == "VECTORS":
         corpora = [(v.data["hypotheses"], v.data["references"]) for v in load_vectors() if not v.is_error]
-    elif _is_corpus(check.counterexample):
+    elif check.id in ACCOUNTABLE_FAULTS:
+        first: Any = (fault_inputs or {}).get(check.id[4:].lower())
+        corpora = [(list(first[0]), list(first[1]))] if _is_corpus(first) else []
+    elif _is_corpus(check.counterexample) and not check.id.startswith("ROB-"):
         corpora = [(list(check.counterexample[0]), list(check.counterexample[1]))]
-    else:
-        return False
-    return all(agrees(ask_target(c), candidate.predict(c), limit) for c in corpora)
+    limit = max(candidate.tolerance, tolerance)
+    return bool(corpora) and all(matches(ask_target(c), candidate.predict(c), limit) for c in corpora)
 
 
 def _breaks_too(check: Check, candidate: Candidate) -> bool:
@@ -376,7 +403,9 @@ def _breaks_too(check: Check, candidate: Candidate) -> bool:
         BY_ID[check.id].check(ReferenceTarget(dict(candidate.options)), check.counterexample)
     except InvariantViolationError:
         return True
-    except (BleuError, TypeError, ValueError, KeyError, IndexError):
+    except BleuError:
+        return True  # the point refuses this example (EC-003's "error"): so may the target
+    except (TypeError, ValueError, KeyError, IndexError):
         return False
     return False
 
@@ -396,7 +425,11 @@ def judge_expectation(
     def ask_target(corpus: Corpus) -> Answer:
         return ask(target, corpus)
 
-    faults = [c.id for c in checks if c.id.startswith("ROB-") and c.status == "fail"]
+    faults = [
+        c.id
+        for c in checks
+        if c.id.startswith("ROB-") and c.id not in ACCOUNTABLE_FAULTS and c.status == "fail"
+    ]
     pool = candidates(expectation, fingerprint.config)
     matched = [c for c in pool if consistent(c, corpora, answers)]
     names = tuple(dict.fromkeys(c.name for c in matched))
@@ -404,7 +437,9 @@ def judge_expectation(
     if faults:
         return Verdict("not conformant", expected.name, "", names, (), tuple(faults), len(corpora))
     if expected in matched:
-        left = [c.id for c in open_checks if not accounted(c, expected, ask_target, tolerance)]
+        left = [
+            c.id for c in open_checks if not accounted(c, expected, ask_target, tolerance, target.first_input)
+        ]
         if not left:
             return Verdict("conformant", expected.name, expected.name, names, (), (), len(corpora))
     expected_axes = expected.axes
@@ -413,7 +448,11 @@ def judge_expectation(
         key=lambda c: sum(v != expected_axes[a] for a, v in c.axes.items()),
     )
     for candidate in ranked:
-        left = [c.id for c in open_checks if not accounted(c, candidate, ask_target, tolerance)]
+        left = [
+            c.id
+            for c in open_checks
+            if not accounted(c, candidate, ask_target, tolerance, target.first_input)
+        ]
         if left:
             continue
         differs = evidenced(candidate, expected, corpora, answers)

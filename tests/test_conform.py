@@ -198,6 +198,26 @@ def test_a_documented_alternative_is_a_variant_until_accepted(
     assert report["targets"][0]["verdict"]["level"] == "conformant"  # type: ignore[index]
 
 
+SPEC_CONVENTIONS = [
+    ("ref_length=average", "ref_length=average"),
+    ("smoothing=chen-cherry-5", "smoothing=chen-cherry-5"),
+    ("undefined_precision=error", "undefined=error"),
+    ("zero_precision=skip", "zero=skip"),
+]
+
+
+@pytest.mark.parametrize(("option", "accept"), SPEC_CONVENTIONS, ids=[c[0] for c in SPEC_CONVENTIONS])
+def test_the_reference_under_a_spec_convention_is_conformant_once_it_is_accepted(
+    capsys: pytest.CaptureFixture[str], option: str, accept: str
+) -> None:
+    # Spec CONF-VERDICT: the runner must not fail its own reference under the conventions the
+    # spec offers (a rational r sent as a double, scores above 1 under method 5, the error
+    # EC-003 asks for), and must name each as a variant of the paper until it is accepted.
+    code, report = _report(capsys, "-t", f"reference[{option}]", "--accept", accept)
+    verdict: Any = report["targets"][0]["verdict"]  # type: ignore[index]
+    assert (verdict["level"], code) == ("conformant", 0), verdict
+
+
 def test_a_peer_is_placed_at_its_profile_and_conformant_to_it(capsys: pytest.CaptureFixture[str]) -> None:
     code, report = _report(capsys, "-t", "nltk")
     verdict: Any = report["targets"][0]["verdict"]  # type: ignore[index]
