@@ -374,17 +374,21 @@ _MULTI_BLEU_FAMILY = Family("multi-bleu", {"lc": _BOOL}, {"lc": "false"}, _multi
 NMT = "tensorflow/nmt@0be864257a76c151eef20ea689755f08bc1faf4e nmt/scripts/bleu.py"
 
 
-def _nmt(params: Params) -> Profile:
-    smooth = params["smooth"] == "true"
+def _nmt_options(params: Params) -> dict[str, Any]:
+    """tensorflow/nmt's compute_bleu: shortest reference; smooth adds one to every m_n and l_n."""
     options: dict[str, Any] = {"ref_length": "shortest", "arithmetic": "binary64"}
-    if smooth:
+    if params["smooth"] == "true":
         options.update(smoothing="add-one", undefined_precision="one")
+    return options
+
+
+def _nmt(params: Params) -> Profile:
     return Profile(
         _named("nmt", params, _NMT_FAMILY.defaults),
         "tensorflow/nmt compute_bleu",
         "0be8642",
         "Google's compute_bleu (tensorflow/nmt, tensor2tensor; HF evaluate's 'bleu'): shortest reference",
-        options,
+        _nmt_options(params),
         (
             f"{NMT}:70 `reference_length += min(len(r) for r in references)` (ref_length=shortest)",
             f"{NMT}:87-95 smooth: (m + 1) / (l + 1) at every order, 0/0 becoming 1/1; else m/l or 0",
@@ -397,16 +401,12 @@ _NMT_FAMILY = Family("nmt", {"smooth": _BOOL}, {"smooth": "false"}, _nmt)
 
 
 def _bleuscore(params: Params) -> Profile:
-    smooth = params["smooth"] == "true"
-    options: dict[str, Any] = {"ref_length": "shortest", "arithmetic": "binary64"}
-    if smooth:
-        options.update(smoothing="add-one", undefined_precision="one")
     return Profile(
         _named("bleuscore", params, _BLEUSCORE_FAMILY.defaults),
         "bleuscore",
         "0.2.0",
         "bleuscore (Rust) compute: tensorflow/nmt's arithmetic on 13a tokens",
-        options,
+        _nmt_options(params),
         (
             "bleuscore 0.2.0 src/bleu.rs compute_score: "
             "`reference_length += references_tokens.iter().map(|x| x.len()).min()` (spec 10, hand-checked)",

@@ -211,13 +211,20 @@ def smoothing_method_6(
     >>> smoothing_method_6([NGramCounts(4, 4), NGramCounts(2, 3), NGramCounts(0, 2)])
     (Fraction(1, 1), Fraction(2, 3), Fraction(20, 63))
     """
+    return _interpolated(counts, [total for _m, total in counts], alpha)
+
+
+def _interpolated(
+    counts: Sequence[NGramCounts], lengths: Sequence[int], alpha: Fraction | int
+) -> tuple[Fraction, ...]:
+    """p_1, p_2 as m/l_n; for n >= 3, (m_n + α·p_{n-1}^2 / p_{n-2}) / (lengths[n] + α): Gao and He's prior."""
     p: list[Fraction] = []
     for n, (m, total) in enumerate(counts, start=1):
         if n <= 2:
             p.append(Fraction(m, total))
             continue
         prior = p[-1] ** 2 / p[-2] if p[-2] else Fraction(0)
-        p.append((m + Fraction(alpha) * prior) / (total + Fraction(alpha)))
+        p.append((m + Fraction(alpha) * prior) / (lengths[n - 1] + Fraction(alpha)))
     return tuple(p)
 
 
@@ -319,14 +326,7 @@ def nltk_method_6(
     """
     if len(counts) > 2 and counts[2].matches == 0:
         raise SmoothingAssertionError("SMOOTH-NLTK-6", "nltk's method 6 asserts a trigram match")
-    p: list[Fraction] = []
-    for n, (m, total) in enumerate(counts, start=1):
-        if n <= 2:
-            p.append(Fraction(m, total))
-            continue
-        prior = p[-1] ** 2 / p[-2] if p[-2] else Fraction(0)
-        p.append((m + Fraction(alpha) * prior) / (last_totals[n - 1] + Fraction(alpha)))
-    return tuple(p)
+    return _interpolated(counts, last_totals, alpha)
 
 
 def nltk_method_7(
