@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.client import ProtocolTarget
+from conformance.client import ProtocolTarget, TargetFaultError, TargetSkippedError
 from conformance.fingerprint import MATCH_TOLERANCE, Answer, Corpus, Fingerprint, agrees, ask
 from conformance.invariants import BY_ID, InvariantViolationError
 from conformance.judge import Check
@@ -276,9 +276,18 @@ def candidates(expectation: Expectation, found: Mapping[str, Any]) -> list[Candi
 def battery_answers(
     target: ProtocolTarget, fingerprint: Fingerprint, seed: int
 ) -> tuple[list[Corpus], list[Answer]]:
-    """The fingerprint's diagnostics with the answers already given, and the generated corpora asked now."""
-    corpora: list[Corpus] = []
-    answers: list[Answer] = []
+    """The battery and the target's answers: the fingerprint's diagnostics (answers already given)
+    and the generated corpora, asked now.
+
+    A target without a corpus entry point (``levels`` in its capabilities) is asked the
+    one-segment corpora of the battery at the sentence level, so its skipped corpus questions
+    are never read as answers.
+    """
+    if "corpus" not in target.capabilities.levels:
+        corpora = [c for c in _diagnostics(fingerprint) if len(c[0]) == 1]
+        corpora += [(h[:1], r[:1]) for h, r in generated_corpora(seed)]
+        return corpora, [_ask_sentence(target, c) for c in corpora]
+    corpora, answers = [], []
     for finding in fingerprint.findings:
         if finding.point.id in NOT_IN_BATTERY:
             continue
@@ -289,6 +298,25 @@ def battery_answers(
         corpora.append(corpus)
         answers.append(ask(target, corpus))
     return corpora, answers
+
+
+def _diagnostics(fingerprint: Fingerprint) -> list[Corpus]:
+    return [
+        d.corpus
+        for f in fingerprint.findings
+        if f.point.id not in NOT_IN_BATTERY
+        for d in f.point.diagnostics
+    ]
+
+
+def _ask_sentence(target: ProtocolTarget, corpus: Corpus) -> Answer:
+    """A sentence-level answer, read as :func:`conformance.fingerprint.ask` reads a corpus one."""
+    try:
+        return target.score("sentence", corpus[0], corpus[1]).score
+    except TargetSkippedError:
+        return "error"
+    except TargetFaultError as fault:
+        return "error" if fault.kind == "error" else f"fault:{fault.kind}"
 
 
 def matches(answer: Answer, prediction: Answer, tolerance: float) -> bool:
@@ -372,7 +400,9 @@ def accounted(
     candidate: Candidate,
     ask_target: Callable[[Corpus], Answer],
     tolerance: float,
+    *,
     fault_inputs: Mapping[str, Any] | None = None,
+    sentence_only: bool = False,
 ) -> bool:
     """Whether the point ``candidate`` accounts for a check that did not pass.
 
@@ -384,8 +414,9 @@ def accounted(
     if check.id in BY_ID:
         return _breaks_too(check, candidate)
     corpora: list[Corpus] = []
-    if check.id == "VECTORS":
+    if check.id == "VECTORS":  # a sentence-only target was asked its one-segment vectors
         corpora = [(v.data["hypotheses"], v.data["references"]) for v in load_vectors() if not v.is_error]
+        corpora = [c for c in corpora if len(c[0]) == 1 or not sentence_only]
     elif check.id in ACCOUNTABLE_FAULTS:
         first: Any = (fault_inputs or {}).get(check.id[4:].lower())
         corpora = [(list(first[0]), list(first[1]))] if _is_corpus(first) else []
@@ -422,7 +453,12 @@ def judge_expectation(
     tolerance = fingerprint.tolerance
     expected = expectation.candidate
 
+    sentence_only = "corpus" not in target.capabilities.levels
+    faulted = target.first_input
+
     def ask_target(corpus: Corpus) -> Answer:
+        if sentence_only:
+            return _ask_sentence(target, corpus) if len(corpus[0]) == 1 else "skipped"
         return ask(target, corpus)
 
     faults = [
@@ -438,7 +474,11 @@ def judge_expectation(
         return Verdict("not conformant", expected.name, "", names, (), tuple(faults), len(corpora))
     if expected in matched:
         left = [
-            c.id for c in open_checks if not accounted(c, expected, ask_target, tolerance, target.first_input)
+            c.id
+            for c in open_checks
+            if not accounted(
+                c, expected, ask_target, tolerance, fault_inputs=faulted, sentence_only=sentence_only
+            )
         ]
         if not left:
             return Verdict("conformant", expected.name, expected.name, names, (), (), len(corpora))
@@ -451,7 +491,9 @@ def judge_expectation(
         left = [
             c.id
             for c in open_checks
-            if not accounted(c, candidate, ask_target, tolerance, target.first_input)
+            if not accounted(
+                c, candidate, ask_target, tolerance, fault_inputs=faulted, sentence_only=sentence_only
+            )
         ]
         if left:
             continue

@@ -88,6 +88,30 @@ class Adapter:
 adapter = Adapter()
 
 
+class SentenceOnly:
+    """nltk's ``sentence_bleu`` (smoothing method 1) behind a sentence-only adapter: no corpus entry point."""
+
+    capabilities: ClassVar[dict[str, Any]] = {
+        "name": "sentence-only",
+        "input": "tokens",
+        "levels": ["sentence"],
+    }
+
+    def sentence(self, hyp: Sequence[str], refs: Sequence[Sequence[str]]) -> float:
+        import warnings  # noqa: PLC0415
+
+        from nltk.translate.bleu_score import SmoothingFunction  # noqa: PLC0415
+        from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu  # noqa: PLC0415
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            method = SmoothingFunction().method1
+            return float(nltk_sentence_bleu([list(r) for r in refs], list(hyp), smoothing_function=method))
+
+
+sentence_only = SentenceOnly()
+
+
 # --- broken ----------------------------------------------------------------------------------
 
 

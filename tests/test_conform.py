@@ -256,6 +256,15 @@ def test_the_runner_places_each_zoo_member_at_its_profile(
     assert code == 0
 
 
+def test_a_sentence_only_target_is_placed_by_its_sentence_answers(capsys: pytest.CaptureFixture[str]) -> None:
+    # No corpus entry point: its skipped corpus questions are not read as answers (spec
+    # CONF-VERDICT); its sentence answers place it at nltk's sentence_bleu with method 1.
+    code, report = _report(capsys, "-t", T + "sentence_only", "--expect", "nltk-sentence[method=1]")
+    verdict: Any = report["targets"][0]["verdict"]  # type: ignore[index]
+    assert (verdict["level"], verdict["point"]) == ("conformant", "nltk-sentence[method=1]"), verdict
+    assert code == 0
+
+
 def test_a_bug_is_not_conformant_whatever_is_expected(capsys: pytest.CaptureFixture[str]) -> None:
     for expect in ("paper", "nltk", "sacrebleu"):
         code, report = _report(capsys, "-t", T + "no_clip", "--expect", expect)
