@@ -162,10 +162,9 @@ class Expectation:
             else:
                 options[ACCEPT_OPTION[axis]] = value
         try:
-            make = option_axes(options)
+            option_axes(options)  # the accepted values are valid options
         except BleuError as error:
             raise BleuOptionError("CONF-VERDICT", f"--accept: {error}") from None
-        del make
         name = self.profile.name + "".join(f" +{k}={v}" for k, v in self.accepted.items())
         return Candidate(name, options)
 
@@ -472,30 +471,25 @@ def judge_expectation(
     open_checks = [c for c in checks if c.status not in ("pass", "n/a")]
     if faults:
         return Verdict("not conformant", expected.name, "", names, (), tuple(faults), len(corpora))
-    if expected in matched:
-        left = [
+
+    def unaccounted_by(point: Candidate) -> list[str]:
+        return [
             c.id
             for c in open_checks
             if not accounted(
-                c, expected, ask_target, tolerance, fault_inputs=faulted, sentence_only=sentence_only
+                c, point, ask_target, tolerance, fault_inputs=faulted, sentence_only=sentence_only
             )
         ]
-        if not left:
-            return Verdict("conformant", expected.name, expected.name, names, (), (), len(corpora))
+
+    if expected in matched and not unaccounted_by(expected):
+        return Verdict("conformant", expected.name, expected.name, names, (), (), len(corpora))
     expected_axes = expected.axes
     ranked = sorted(
         (c for c in matched if c is not expected),
         key=lambda c: sum(v != expected_axes[a] for a, v in c.axes.items()),
     )
     for candidate in ranked:
-        left = [
-            c.id
-            for c in open_checks
-            if not accounted(
-                c, candidate, ask_target, tolerance, fault_inputs=faulted, sentence_only=sentence_only
-            )
-        ]
-        if left:
+        if unaccounted_by(candidate):
             continue
         differs = evidenced(candidate, expected, corpora, answers)
         if not differs:  # the same observable point under another name
