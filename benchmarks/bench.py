@@ -1,40 +1,61 @@
-"""Time the reference against sacrebleu, nltk and bleuscore on the same real test set, side by side.
+"""Time the reference against sacrebleu, nltk, bleuscore and fast-bleu on the same real data, side by side.
 
-Usage (from the project root, ../shared/data beside it; peers from ``pip install -e '.[peers]'``)::
+Usage (from the project root, ../shared/data beside it; peers from ``pip install -e '.[test,zoo]'``)::
 
-    python benchmarks/bench.py                 # sizes 1x, 10x, 100x of WMT17 en-de (3,004 segments)
-    python benchmarks/bench.py --sizes 1 10    # a quicker run
-    python benchmarks/bench.py --million       # also: `reference-bleu score` on 1,000,000 lines
+    python benchmarks/bench.py                       # everything at 1x, 10x, 100x, 1 and 4 refs
+    python benchmarks/bench.py --sizes 1 10          # a quicker run
+    python benchmarks/bench.py --million --conform   # also: 1,000,000 streamed lines; a conform run
 
-Each measurement runs in a fresh process, which reports its wall time and its peak resident
-memory (``ru_maxrss``). Every tool gets the same detokenized lines, written to files first,
-and computes corpus BLEU (no smoothing): ``reference`` streams them from the files and
-tokenizes with its 13a, as ``reference-bleu score -tok 13a`` does (``reference-j2``: on two
-processes); sacrebleu and bleuscore get the lines as lists and tokenize with their own 13a;
-nltk, which has no 13a, gets the reference's 13a tokens, and so does ``reference-tokens`` (the
-API on tokens): tokenizing is not in their time. The corpora 10x and 100x larger repeat the
-WMT17 lines, which flatters sacrebleu: its tokenizers memoize lines (``lru_cache`` of 2^16
-entries), so a repeated line is tokenized once. "refs" is the number of references
-per segment: the reference translation, plus other systems' outputs as extra references.
-Nothing here is asserted: the numbers are reported (spec: performance is measured).
+Three tables, each measured in one run, every tool in a fresh process:
+
+1. **In-process scoring of pre-tokenized input** (the data is in memory; only the scoring is
+   timed, the median of ``--repeat`` runs): the reference's API on tokens; sacrebleu with
+   ``tokenize='none'`` on the tokens joined by spaces; nltk's ``corpus_bleu`` on tokens;
+   bleuscore (Rust) on the joined tokens (it always runs its own 13a, which is in its time);
+   fast-bleu (C++) on tokens, whose only mode is a *sentence* score of every hypothesis
+   against the pooled references, a different quantity, timed for what it does. CPU seconds
+   (``time.process_time``) and wall seconds; ratios are tool / reference.
+2. **Whole process** (``reference-bleu score -tok 13a`` and ``sacrebleu -tok 13a -b`` on files,
+   start-up and reading included): CPU of the child (user + system, ``RUSAGE_CHILDREN``), wall,
+   peak memory; on one system and on all 16 WMT17 systems in one call.
+3. ``--million``: ``reference-bleu score`` on 1,000,000 streamed lines, ``--jobs 1`` and
+   ``--jobs 2``; ``--conform``: ``reference-bleu conform --target sacrebleu`` at the default budget.
+
+The 10x and 100x corpora repeat the WMT17 lines; sacrebleu's tokenizers memoize lines
+(``lru_cache`` of 2^16 entries), which flatters it on repeated text in table 2 (not in table 1:
+``none`` does not tokenize). sacrebleu-mojo requires Python 3.12 or later and is measured
+only where it installs. "refs" is the number of references per segment: the reference
+translation plus other systems' outputs. Nothing here is asserted: the numbers are reported.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
+import os
 import platform
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 ROOT = Path(__file__).resolve().parent.parent
 WMT17 = ROOT.parent / "shared" / "data" / "wmt17-en-de"
-TOOLS = ("reference", "reference-j2", "reference-tokens", "sacrebleu", "bleuscore", "nltk")
+IN_PROCESS = ("reference", "sacrebleu", "sacrebleu-mojo", "bleuscore", "nltk", "fast-bleu")
+#: The module each peer needs; a peer that does not import here is reported as not installed.
+MODULES = {
+    "sacrebleu": "sacrebleu",
+    "sacrebleu-mojo": "sacrebleu_mojo",
+    "bleuscore": "bleuscore",
+    "nltk": "nltk",
+    "fast-bleu": "fast_bleu",
+}
 
 
 def read(path: Path) -> list[str]:
@@ -43,11 +64,15 @@ def read(path: Path) -> list[str]:
     return text[:-1].split("\n") if text.endswith("\n") else text.split("\n")
 
 
+def systems() -> list[Path]:
+    return sorted(WMT17.glob("hyp.*.de"))
+
+
 def write_corpus(folder: Path, size: int, refs: int) -> list[Path]:
     """WMT17 en-de repeated ``size`` times, written as files: the hypotheses, then ``refs`` references."""
-    systems = sorted(WMT17.glob("hyp.*.de"))
+    found = systems()
     paths = []
-    for k, source in enumerate([systems[0], WMT17 / "ref.de", *systems[1:refs]]):
+    for k, source in enumerate([found[0], WMT17 / "ref.de", *found[1:refs]]):
         path = folder / f"f{k}"
         with path.open("w", encoding="utf-8") as out:
             for _ in range(size):
@@ -56,134 +81,205 @@ def write_corpus(folder: Path, size: int, refs: int) -> list[Path]:
     return paths
 
 
-def run_tool(tool: str, paths: list[Path]) -> dict[str, float]:
-    """Score once with ``tool``; returns seconds and the score (this runs in a child process)."""
-    if tool.startswith("reference") and tool != "reference-tokens":  # streamed from the files
-        start = time.perf_counter()
-        score = _reference([str(p) for p in paths], jobs=2 if tool.endswith("j2") else 1)
-        return {"seconds": time.perf_counter() - start, "score": score}
-    hyps, *streams = (read(p) for p in paths)  # the peers take lists of lines: loading is not timed
-    if tool == "nltk":  # nltk has no 13a: give it the reference's tokens, outside its time
-        from nltk.translate.bleu_score import corpus_bleu  # noqa: PLC0415
+def installed(tool: str) -> bool:
+    return tool not in MODULES or importlib.util.find_spec(MODULES[tool]) is not None
 
-        from reference_bleu.tokenizers import tokenize_line  # noqa: PLC0415
 
-        tok_hyps = [tokenize_line(h, "13a") for h in hyps]
-        tok_refs = [[tokenize_line(r, "13a") for r in rs] for rs in zip(*streams, strict=True)]
-        start = time.perf_counter()
-        score = cast(float, corpus_bleu(tok_refs, tok_hyps))  # one weight vector: one float
-    elif tool == "sacrebleu":
-        from sacrebleu.metrics.bleu import BLEU  # noqa: PLC0415
+# --- table 1: in-process, on tokens ----------------------------------------------------------
 
-        start = time.perf_counter()
-        score = BLEU(tokenize="13a", smooth_method="none", force=True).corpus_score(hyps, streams).score / 100
-    elif tool == "bleuscore":
+
+def scorer(tool: str, hyps: list[list[str]], refs: list[list[list[str]]]) -> Callable[[], float]:
+    """A function that scores the tokenized corpus with ``tool``; everything it needs is prepared here."""
+    joined_hyps = [" ".join(h) for h in hyps]
+    streams = [[" ".join(r[k]) for r in refs] for k in range(len(refs[0]))]
+    if tool == "reference":
+        from reference_bleu import corpus_bleu  # noqa: PLC0415
+
+        return lambda: corpus_bleu(hyps, refs).score
+    if tool in ("sacrebleu", "sacrebleu-mojo"):
+        module = __import__(MODULES[tool])
+        metric = module.BLEU(tokenize="none", smooth_method="none", force=True)
+        return lambda: cast(float, metric.corpus_score(joined_hyps, streams).score) / 100
+    if tool == "bleuscore":
         import bleuscore  # noqa: PLC0415
 
-        start = time.perf_counter()
         per_segment = [list(r) for r in zip(*streams, strict=True)]
-        score = cast(float, bleuscore.compute(per_segment, hyps, 4, False)["bleu"])
-    else:  # reference-tokens: the API on the same tokens nltk gets
-        from reference_bleu import corpus_bleu  # noqa: PLC0415
-        from reference_bleu.tokenizers import tokenize_line  # noqa: PLC0415
+        return lambda: cast(float, bleuscore.compute(per_segment, joined_hyps, 4, False)["bleu"])
+    if tool == "nltk":
+        from nltk.translate.bleu_score import corpus_bleu as nltk_corpus_bleu  # noqa: PLC0415
 
-        tok_hyps = [tokenize_line(h, "13a") for h in hyps]
-        tok_refs = [[tokenize_line(r, "13a") for r in rs] for rs in zip(*streams, strict=True)]
-        start = time.perf_counter()
-        score = corpus_bleu(tok_hyps, tok_refs).score
-    return {"seconds": time.perf_counter() - start, "score": float(score)}
+        return lambda: cast(float, nltk_corpus_bleu(refs, hyps))
+    from fast_bleu import BLEU  # noqa: PLC0415
 
-
-def _reference(paths: list[str], jobs: int) -> float:
-    from reference_bleu.api import score_segments  # noqa: PLC0415
-    from reference_bleu.files import Counting, file_statistics  # noqa: PLC0415
-    from reference_bleu.options import make_options  # noqa: PLC0415
-
-    segments, _ = file_statistics(paths[0], paths[1:], Counting(4, "closest", "13a"), jobs=jobs)
-    return score_segments(segments, make_options()).score
+    pooled = [r for rs in refs for r in rs]
+    # fast-bleu's one mode: each hypothesis's sentence BLEU against the pooled references.
+    return lambda: statistics.fmean(BLEU(pooled, {"bleu": (0.25,) * 4}).get_score(hyps)["bleu"])
 
 
-def measure(tool: str, paths: list[Path]) -> dict[str, float]:
-    """Run one measurement in a fresh process; add its peak memory in MB."""
+def in_process(tool: str, paths: list[str], repeat: int) -> dict[str, float]:
+    """Median CPU and wall seconds of ``repeat`` scorings with ``tool`` (run in a child process)."""
+    from reference_bleu.tokenizers import tokenize_line  # noqa: PLC0415
+
+    hyps, *streams = ([tokenize_line(line, "13a") for line in read(Path(p))] for p in paths)
+    refs = [list(rs) for rs in zip(*streams, strict=True)]
+    run = scorer(tool, hyps, refs)
+    cpu, wall, score = [], [], 0.0
+    for _ in range(repeat):
+        start_cpu, start_wall = time.process_time(), time.perf_counter()
+        score = run()
+        cpu.append(time.process_time() - start_cpu)
+        wall.append(time.perf_counter() - start_wall)
+    return {"cpu": statistics.median(cpu), "wall": statistics.median(wall), "score": score}
+
+
+def child(arguments: list[str]) -> dict[str, Any]:
+    """Run this script with ``--one ARGUMENTS`` in a fresh process; its JSON line, with its peak memory."""
     out = subprocess.run(  # noqa: S603 -- our own interpreter and script, no shell
-        [sys.executable, __file__, "--one", tool, *map(str, paths)],
-        capture_output=True,
-        text=True,
-        check=True,
+        [sys.executable, __file__, "--one", *arguments], capture_output=True, text=True, check=True
     ).stdout
     return dict(json.loads(out.strip().splitlines()[-1]))
 
 
-def million() -> dict[str, float]:
-    """Peak memory and time of ``reference-bleu score`` (streamed) on a generated 1,000,000-line set.
+# --- table 2 and 3: whole processes ----------------------------------------------------------
 
-    Runs in a fresh process (``--one million``), so the peak is of this command alone.
-    """
-    lines = read(WMT17 / "ref.de")
-    hyp_lines = read(sorted(WMT17.glob("hyp.*.de"))[0])
+
+def whole(command: list[str]) -> dict[str, float]:
+    """CPU (user + system), wall seconds and peak MB of one command run to completion."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(command, check=True, capture_output=True)  # noqa: S603 -- our commands, no shell
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return {"cpu": cpu, "wall": wall, "peak_mb": after.ru_maxrss / 1024}
+
+
+def tool_command(name: str) -> list[str]:
+    """The console script ``name`` of this interpreter's environment."""
+    return [str(Path(sys.executable).parent / name)]
+
+
+def whole_commands(hyps: list[str], ref: str) -> dict[str, list[str]]:
+    return {
+        "reference": [*tool_command("reference-bleu"), "score", "-tok", "13a", "-r", ref, "-i", *hyps],
+        "sacrebleu": [*tool_command("sacrebleu"), ref, "-i", *hyps, "-tok", "13a", "-b"],
+    }
+
+
+def million_lines(folder: Path) -> tuple[str, str]:
+    """1,000,000 lines of hypotheses and references, WMT17 repeated, written to ``folder``."""
+    ref_lines, hyp_lines = read(WMT17 / "ref.de"), read(systems()[0])
+    hyp, ref = folder / "hyp", folder / "ref"
+    with hyp.open("w", encoding="utf-8") as h, ref.open("w", encoding="utf-8") as r:
+        for k in range(1_000_000):
+            h.write(hyp_lines[k % len(hyp_lines)] + "\n")
+            r.write(ref_lines[k % len(ref_lines)] + "\n")
+    return str(hyp), str(ref)
+
+
+def ratio(a: float, b: float) -> str:
+    return f"{a / b:.2f}" if b > 0 else "-"
+
+
+def table_in_process(sizes: list[int], refs_list: list[int], tools: list[str], repeat: int) -> None:
+    segments = len(read(WMT17 / "ref.de"))
+    print("\n## In-process scoring of pre-tokenized input (median of", repeat, "runs)\n")
+    print("| segments | refs | tool | CPU s | wall s | CPU / reference | peak MB | BLEU |")
+    print("|---:|---:|---|---:|---:|---:|---:|---:|")
+    base_cpu: dict[tuple[str, int], float] = {}
+    growth: list[str] = []
+    for size in sizes:
+        for refs in refs_list:
+            with tempfile.TemporaryDirectory() as folder:
+                paths = [str(p) for p in write_corpus(Path(folder), size, refs)]
+                rows = {t: child(["in-process", t, str(repeat), *paths]) for t in tools if installed(t)}
+            reference = rows["reference"]["cpu"]
+            for tool, row in rows.items():
+                print(
+                    f"| {segments * size:,} | {refs} | {tool} | {row['cpu']:.3f} | {row['wall']:.3f} "
+                    f"| {ratio(row['cpu'], reference)} | {row['peak_mb']:.0f} | {100 * row['score']:.4f} |",
+                    flush=True,
+                )
+                first = base_cpu.setdefault((tool, refs), row["cpu"])
+                if size != sizes[0]:
+                    growth.append(
+                        f"{tool} {refs} ref: {size // sizes[0]}x data, {ratio(row['cpu'], first)}x CPU"
+                    )
+    missing = [t for t in tools if not installed(t)]
+    if missing:
+        print(f"\nNot installed here (not measured): {', '.join(missing)}.")
+    if growth:
+        print("\nGrowth with size: " + "; ".join(growth) + ".")
+
+
+def table_whole(show: Callable[[str], None]) -> None:
+    found = [str(p) for p in systems()]
+    ref = str(WMT17 / "ref.de")
+    show("\n## Whole process, 13a from files\n")
+    show("| input | tool | CPU s | wall s | CPU / reference | peak MB |")
+    show("|---|---|---:|---:|---:|---:|")
+    for label, hyps in (("1 system", found[:1]), (f"{len(found)} systems, one call", found)):
+        rows = {tool: whole(command) for tool, command in whole_commands(hyps, ref).items()}
+        for tool, row in rows.items():
+            show(
+                f"| {label} | {tool} | {row['cpu']:.2f} | {row['wall']:.2f} "
+                f"| {ratio(row['cpu'], rows['reference']['cpu'])} | {row['peak_mb']:.0f} |"
+            )
+
+
+def table_million() -> None:
+    print("\n## 1,000,000 streamed lines (13a, 1 reference)\n")
+    print("| jobs | CPU s | wall s | wall / jobs 1 | peak MB |")
+    print("|---:|---:|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as folder:
-        hyp, ref = Path(folder) / "hyp", Path(folder) / "ref"
-        with hyp.open("w", encoding="utf-8") as h, ref.open("w", encoding="utf-8") as r:
-            for k in range(1_000_000):
-                h.write(hyp_lines[k % len(hyp_lines)] + "\n")
-                r.write(lines[k % len(lines)] + "\n")
-        start = time.perf_counter()
-        command = [
-            sys.executable,
-            "-m",
-            "reference_bleu",
-            "score",
-            "-q",
-            "-tok",
-            "13a",
-            "-i",
-            str(hyp),
-            "-r",
-            str(ref),
-        ]
-        subprocess.run(command, check=True, capture_output=True)  # noqa: S603
-        seconds = time.perf_counter() - start
-    return {"seconds": seconds, "score": 0.0}
+        hyp, ref = million_lines(Path(folder))
+        rows = {}
+        for jobs in (1, 2):
+            command = [*tool_command("reference-bleu"), "score", "-q", "-tok", "13a", "-j", str(jobs)]
+            rows[jobs] = row = whole([*command, "-r", ref, "-i", hyp])
+            print(
+                f"| {jobs} | {row['cpu']:.1f} | {row['wall']:.1f} | {ratio(row['wall'], rows[1]['wall'])} "
+                f"| {row['peak_mb']:.0f} |",
+                flush=True,
+            )
+
+
+def table_conform() -> None:
+    row = whole([*tool_command("reference-bleu"), "conform", "--target", "sacrebleu", "--quiet"])
+    print("\n## `reference-bleu conform --target sacrebleu` (default budget)\n")
+    print(
+        f"CPU {row['cpu']:.1f} s (runner and target), wall {row['wall']:.1f} s, peak {row['peak_mb']:.0f} MB"
+    )
 
 
 def main(argv: list[str]) -> int:
-    """Print a Markdown table of times, ratios to the reference and peak memory."""
+    """Print Markdown tables of times, ratios to the reference and peak memory."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", nargs="*", type=int, default=[1, 10, 100])
     parser.add_argument("--refs", nargs="+", type=int, default=[1, 4])
-    parser.add_argument("--tools", nargs="+", default=list(TOOLS), choices=TOOLS)
+    parser.add_argument("--tools", nargs="+", default=list(IN_PROCESS), choices=IN_PROCESS)
+    parser.add_argument("--repeat", type=int, default=5, help="runs per in-process measurement (median)")
     parser.add_argument("--million", action="store_true")
+    parser.add_argument("--conform", action="store_true")
     parser.add_argument("--one", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.one:
-        tool, *paths = args.one
-        result = million() if tool == "million" else run_tool(tool, [Path(p) for p in paths])
-        result["peak_mb"] = max(
-            resource.getrusage(who).ru_maxrss / 1024
-            for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
-        )
+        _, tool, repeat, *paths = args.one
+        result: dict[str, Any] = in_process(tool, paths, int(repeat))
+        result["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(json.dumps(result))
         return 0
-    segments = len(read(WMT17 / "ref.de"))
-    print(f"Python {platform.python_version()} on {platform.machine()}, WMT17 en-de ({segments} segments)\n")
-    print("| segments | refs | tool | seconds | time / reference | peak MB | BLEU |")
-    print("|---:|---:|---|---:|---:|---:|---:|")
-    for size in args.sizes:
-        for refs in args.refs:
-            with tempfile.TemporaryDirectory() as folder:
-                paths = write_corpus(Path(folder), size, refs)
-                rows = {tool: measure(tool, paths) for tool in args.tools}
-            base = rows.get("reference", next(iter(rows.values())))["seconds"]
-            for tool, row in rows.items():
-                print(
-                    f"| {segments * size:,} | {refs} | {tool} | {row['seconds']:.2f} "
-                    f"| {row['seconds'] / base:.2f} "
-                    f"| {row['peak_mb']:.0f} | {100 * row['score']:.4f} |",
-                    flush=True,
-                )
+    print(
+        f"Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs; "
+        f"WMT17 en-de ({len(read(WMT17 / 'ref.de'))} segments a copy)"
+    )
+    if args.sizes:
+        table_in_process(args.sizes, args.refs, args.tools, args.repeat)
+        table_whole(lambda line: print(line, flush=True))
     if args.million:
-        row = measure("million", [])
-        print(f"\n1,000,000 lines, 13a, streamed: {row['seconds']:.1f} s, peak {row['peak_mb']:.0f} MB")
+        table_million()
+    if args.conform:
+        table_conform()
     return 0
 
 

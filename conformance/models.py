@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from conformance.targets import NltkTarget, SacrebleuTarget
-from reference_bleu import BleuError, Statistics, make_options, segment_statistics
+from reference_bleu import BleuError, Statistics, make_options
 from reference_bleu.api import score_segments
+from reference_bleu.fast import fast_statistics
 from reference_bleu.inputs import validate_corpus
 from reference_bleu.profiles import Profile, profile_options, resolve
 
@@ -47,7 +48,7 @@ class Case:
         """Count every segment of ``corpus`` up to ``max(orders, 5)``."""
         hyps, refs = validate_corpus(*corpus)
         depth = max(orders, EVIDENCE_ORDERS)
-        return cls(tuple(segment_statistics(h, r, depth, "closest") for h, r in zip(hyps, refs, strict=True)))
+        return cls(tuple(fast_statistics(hyps, refs, depth, "closest", keep_segments=True)))
 
     def corpus(self, orders: int) -> Statistics:
         """The corpus statistics of orders 1..``orders``: the sum of the segments'."""

@@ -11,13 +11,14 @@ from typing import Any
 from reference_bleu.errors import BleuInputError
 from reference_bleu.evaluation import Evaluation, conventional_bp, evaluate, last_segment, macro_average
 from reference_bleu.exact import WORKING_DIGITS, Real, correctly_rounded, published
+from reference_bleu.fast import fast_statistics
 from reference_bleu.floating import float_mean, float_score
-from reference_bleu.inputs import conventional_references, validate_corpus
+from reference_bleu.inputs import validate_corpus
 from reference_bleu.length import Length
 from reference_bleu.options import BleuOptions, make_options
 from reference_bleu.profiles import profile_options, resolve
-from reference_bleu.smoothing import LastSegment
-from reference_bleu.statistics import Statistics, corpus_statistics, segment_statistics
+from reference_bleu.smoothing import SMOOTHING_METHODS, LastSegment
+from reference_bleu.statistics import Statistics, corpus_statistics
 
 
 @dataclass(frozen=True)
@@ -198,18 +199,34 @@ def corpus_bleu(hypotheses: Any, references: Any, profile: str | None = None, **
 
 
 def corpus_bleu_with(options: BleuOptions, hypotheses: Any, references: Any) -> BleuResult:
-    """:func:`corpus_bleu` with options already validated by :func:`make_options`."""
+    """:func:`corpus_bleu` with options already validated by :func:`make_options`.
+
+    The statistics come from the fast path (NUM-FAST), which gives the literal
+    functions' integers.
+    """
     hyps, refs = validate_corpus(hypotheses, references)
-    segments = [
-        segment_statistics(
-            h,
-            conventional_references(r, options.empty_references, i),
-            options.statistics_orders,
-            options.ref_length,
-        )
-        for i, (h, r) in enumerate(zip(hyps, refs, strict=True))
-    ]
+    segments = fast_statistics(
+        hyps,
+        refs,
+        options.statistics_orders,
+        options.ref_length,
+        empty_references=options.empty_references,
+        keep_segments=needs_segments(options),
+    )
     return score_segments(segments, options)
+
+
+def needs_segments(options: BleuOptions) -> bool:
+    """Whether scoring reads each segment's statistics, not only their sum (EC-009, EC-015, SMOOTH-NLTK-5).
+
+    Macro aggregation scores each segment; nltk's denominator is max(1, l_n) per segment;
+    nltk's methods 5 to 7 read the last segment.
+    """
+    return (
+        options.aggregation == "macro"
+        or options.denominator == "max1-segment"
+        or SMOOTHING_METHODS[options.smoothing].needs_last_segment
+    )
 
 
 def sentence_bleu(hypothesis: Any, references: Any, profile: str | None = None, **options: Any) -> BleuResult:

@@ -14,10 +14,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, get_args
 
-from reference_bleu.api import BleuResult, score_segments
+from reference_bleu.api import BleuResult, needs_segments, score_segments
 from reference_bleu.errors import BleuError
 from reference_bleu.explain import explain
-from reference_bleu.files import Counting, file_statistics, read_statistics, statistics_document
+from reference_bleu.files import Counting, read_statistics, statistics_document, systems_statistics
 from reference_bleu.inputs import EMPTY_REFERENCE_RULES
 from reference_bleu.length import REF_LENGTH_RULES
 from reference_bleu.options import (
@@ -253,15 +253,17 @@ def _progress(name: str, quiet: bool) -> Callable[[int], None] | None:
 
 
 def _count(
-    args: argparse.Namespace, hyp_path: str, counting: Counting, macro: bool
-) -> tuple[list[Statistics], int]:
-    report = _progress(hyp_path, args.quiet)
-    segments, count = file_statistics(
-        hyp_path, args.refs, counting, keep_segments=macro, jobs=args.jobs, progress=report
+    args: argparse.Namespace, hyp_paths: Sequence[str], counting: Counting, macro: bool
+) -> tuple[list[list[Statistics]], int]:
+    """Each hypothesis file's statistics against ``args.refs``, all files read in one pass."""
+    label = hyp_paths[0] if len(hyp_paths) == 1 else f"{len(hyp_paths)} systems"
+    report = _progress(label, args.quiet)
+    per_system, count = systems_statistics(
+        hyp_paths, args.refs, counting, keep_segments=macro, jobs=args.jobs, progress=report
     )
     if report is not None:
         print(file=sys.stderr)
-    return segments, count
+    return per_system, count
 
 
 def _precision_text(result: BleuResult) -> str:
@@ -329,15 +331,6 @@ def _table(rows: Sequence[tuple[str, BleuResult]], signature: str) -> str:
     return "\n".join([*text, f"signature: {signature}"])
 
 
-def _needs_segments(options: BleuOptions) -> bool:
-    """Whether scoring needs each segment's statistics, not only their sum (EC-009, EC-015, SMOOTH-NLTK-5)."""
-    return (
-        options.aggregation == "macro"
-        or options.denominator == "max1-segment"
-        or SMOOTHING_METHODS[options.smoothing].needs_last_segment
-    )
-
-
 def _counting(orders: int, ref_length: str, text: dict[str, str], empty_references: str) -> Counting:
     return Counting(orders, ref_length, text["tokenize"], text["lowercase"], text["split"], empty_references)  # type: ignore[arg-type]
 
@@ -350,7 +343,7 @@ def _merged_statistics(args: argparse.Namespace) -> tuple[BleuOptions, Counting,
     if args.ref_length not in (None, counting.ref_length):
         raise CliError(f"the statistics were counted with --ref-length {counting.ref_length}")
     options = _options(args, counting.ref_length)
-    if _needs_segments(options):
+    if needs_segments(options):
         raise CliError(
             "these conventions need each segment's statistics, not merged ones (spec EC-009, EC-015)"
         )
@@ -372,10 +365,10 @@ def _file_statistics(args: argparse.Namespace) -> tuple[BleuOptions, Counting, i
         raise CliError("the following arguments are required: -r/--refs (or --stats)")
     options = _options(args)
     counting = _counting(options.statistics_orders, options.ref_length, _text(args), options.empty_references)
-    systems: list[System] = []
-    for hyp_path in args.input:
-        segments, count = _count(args, hyp_path, counting, _needs_segments(options))
-        systems.append((hyp_path, segments, count))
+    per_system, count = _count(args, args.input, counting, needs_segments(options))
+    systems: list[System] = [
+        (hyp_path, segments, count) for hyp_path, segments in zip(args.input, per_system, strict=True)
+    ]
     return options, counting, len(args.refs), systems
 
 
@@ -409,7 +402,7 @@ def _given(args: argparse.Namespace) -> dict[str, Any]:
 
 def _stats(args: argparse.Namespace) -> int:
     counting = _counting(args.orders, args.ref_length, _text(args), args.empty_references or "keep")
-    segments, count = _count(args, args.input, counting, macro=False)
+    (segments,), count = _count(args, [args.input], counting, macro=False)
     print(json.dumps(statistics_document(segments[0], counting, len(args.refs), count), indent=2))
     return 0
 

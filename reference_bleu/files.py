@@ -21,9 +21,10 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from reference_bleu.errors import BleuInputError
-from reference_bleu.inputs import EMPTY_REFERENCE_RULES, conventional_references
+from reference_bleu.fast import fast_system_statistics
+from reference_bleu.inputs import EMPTY_REFERENCE_RULES
 from reference_bleu.length import REF_LENGTH_RULES, RefLengthRule
-from reference_bleu.statistics import Statistics, corpus_statistics, segment_statistics
+from reference_bleu.statistics import Statistics
 from reference_bleu.tokenizers import check_case_folding, check_split_rule, tokenize_line, tokenizer
 
 #: Segments per chunk handed to a worker.
@@ -99,9 +100,11 @@ def _lines(stream: TextIO, name: str) -> Iterator[str]:
         raise BleuInputError("CLI-FILES", f"cannot read {name}: {error.strerror or error}") from None
 
 
-def parallel_lines(hyp_path: str, ref_paths: Sequence[str], stack: ExitStack) -> Iterator[tuple[str, ...]]:
-    """Rows (hypothesis line, reference lines...) of the files read in step; unequal lengths are an error."""
-    names = [hyp_path, *ref_paths]
+def parallel_lines(
+    hyp_paths: Sequence[str], ref_paths: Sequence[str], stack: ExitStack
+) -> Iterator[tuple[str, ...]]:
+    """Rows (hypothesis lines..., reference lines...) of the files read in step; unequal lengths: an error."""
+    names = [*hyp_paths, *ref_paths]
     streams = [_lines(open_text(name, stack), name) for name in names]
     number = 0
     for number, row in enumerate(zip_longest(*streams), start=1):
@@ -112,42 +115,102 @@ def parallel_lines(hyp_path: str, ref_paths: Sequence[str], stack: ExitStack) ->
             )
         yield tuple(cell for cell in row if cell is not None)
     if number == 0:
-        raise BleuInputError("EC-012", f"{hyp_path} is empty: BLEU needs at least one segment")
+        raise BleuInputError("EC-012", f"{names[0]} is empty: BLEU needs at least one segment")
 
 
-Chunk = tuple[list[Statistics], int]
+#: Each system's statistics of a chunk, and the chunk's number of rows.
+Chunk = tuple[list[list[Statistics]], int]
 
 
-def chunk_statistics(rows: Sequence[tuple[str, ...]], counting: Counting, keep: bool) -> Chunk:
-    """The statistics of a chunk of rows (their sum, or each segment's when ``keep``) and its size."""
-    segments: list[Statistics] = []
+def chunk_statistics(
+    rows: Sequence[tuple[str, ...]], counting: Counting, keep: bool, start: int = 0, systems: int = 1
+) -> Chunk:
+    """The statistics of a chunk of rows for each of its ``systems`` hypothesis columns, and its size.
+
+    Each system's statistics are their sum, or each segment's when ``keep``. ``start`` is the
+    number of the chunk's first segment (counted from 0), for error messages. The references
+    are tokenized and counted once for all systems (NUM-FAST).
+    """
     text = (counting.tokenize, counting.lowercase, counting.split)
-    for hypothesis, *references in rows:
-        tokens = tokenize_line(hypothesis, *text)
-        refs = [tuple(tokenize_line(r, *text)) for r in references]
-        refs = conventional_references(refs, counting.empty_references, len(segments))
-        segments.append(segment_statistics(tokens, refs, counting.orders, counting.ref_length))
-    return (segments if keep else [corpus_statistics(segments, counting.orders)]), len(rows)
+    tokenized = [[tokenize_line(cell, *text) for cell in row] for row in rows]
+    statistics = fast_system_statistics(
+        [[row[k] for row in tokenized] for k in range(systems)],
+        [row[systems:] for row in tokenized],
+        counting.orders,
+        counting.ref_length,
+        empty_references=counting.empty_references,
+        keep_segments=keep,
+        start=start,
+    )
+    return statistics, len(rows)
 
 
-def _chunks(rows: Iterable[tuple[str, ...]]) -> Iterator[list[tuple[str, ...]]]:
+def _chunks(rows: Iterable[tuple[str, ...]]) -> Iterator[tuple[int, list[tuple[str, ...]]]]:
+    """Chunks of at most CHUNK_SIZE rows, each with the number of its first row (from 0)."""
     iterator = iter(rows)
+    start = 0
     while chunk := list(islice(iterator, CHUNK_SIZE)):
-        yield chunk
+        yield start, chunk
+        start += len(chunk)
 
 
 def _in_processes(
-    chunks: Iterator[list[tuple[str, ...]]], counting: Counting, keep: bool, jobs: int
+    chunks: Iterator[tuple[int, list[tuple[str, ...]]]],
+    counting: Counting,
+    keep: bool,
+    jobs: int,
+    systems: int,
 ) -> Iterator[Chunk]:
     """Chunks scored on ``jobs`` processes, in order, with at most 2 x jobs chunks in flight."""
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         pending: list[Future[Chunk]] = []
-        for chunk in chunks:
-            pending.append(pool.submit(chunk_statistics, chunk, counting, keep))
+        for start, chunk in chunks:
+            pending.append(pool.submit(chunk_statistics, chunk, counting, keep, start, systems))
             if len(pending) >= 2 * jobs:
                 yield pending.pop(0).result()
         for future in pending:
             yield future.result()
+
+
+def systems_statistics(
+    hyp_paths: Sequence[str],
+    ref_paths: Sequence[str],
+    counting: Counting,
+    *,
+    keep_segments: bool = False,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[list[list[Statistics]], int]:
+    """The statistics of hypothesis files against the same reference files, all streamed in one pass.
+
+    Returns, per hypothesis file, its corpus statistics as a one-item list (or every
+    segment's, with ``keep_segments``, for macro aggregation), and the number of segments;
+    ``progress`` is called with the number of segments done after each chunk. Memory stays
+    flat: a chunk of rows at a time (2 x ``jobs`` chunks in flight).
+    """
+    if jobs < 1:
+        raise BleuInputError("CLI-FILES", f"--jobs must be at least 1, not {jobs}")
+    systems = len(hyp_paths)
+    kept: list[list[Statistics]] = [[] for _ in hyp_paths]
+    totals, count = [Statistics.zero(counting.orders) for _ in hyp_paths], 0
+    with ExitStack() as stack:
+        chunks = _chunks(parallel_lines(hyp_paths, ref_paths, stack))
+        if jobs == 1:
+            results: Iterator[Chunk] = (
+                chunk_statistics(c, counting, keep_segments, k, systems) for k, c in chunks
+            )
+        else:
+            results = _in_processes(chunks, counting, keep_segments, jobs, systems)
+        for per_system, size in results:
+            count += size
+            for k, stats in enumerate(per_system):
+                if keep_segments:
+                    kept[k].extend(stats)
+                else:
+                    totals[k] = totals[k] + stats[0]
+            if progress is not None:
+                progress(count)
+    return (kept if keep_segments else [[total] for total in totals]), count
 
 
 def file_statistics(
@@ -159,31 +222,11 @@ def file_statistics(
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
 ) -> tuple[list[Statistics], int]:
-    """The statistics of a hypothesis file against its reference files, streamed.
-
-    Returns the corpus statistics as a one-item list (or every segment's, with
-    ``keep_segments``, for macro aggregation) and the number of segments; ``progress`` is
-    called with the number of segments done after each chunk.
-    """
-    if jobs < 1:
-        raise BleuInputError("CLI-FILES", f"--jobs must be at least 1, not {jobs}")
-    kept: list[Statistics] = []
-    total, count = Statistics.zero(counting.orders), 0
-    with ExitStack() as stack:
-        chunks = _chunks(parallel_lines(hyp_path, ref_paths, stack))
-        if jobs == 1:
-            results: Iterator[Chunk] = (chunk_statistics(c, counting, keep_segments) for c in chunks)
-        else:
-            results = _in_processes(chunks, counting, keep_segments, jobs)
-        for stats, size in results:
-            count += size
-            if keep_segments:
-                kept.extend(stats)
-            else:
-                total = total + stats[0]
-            if progress is not None:
-                progress(count)
-    return (kept if keep_segments else [total]), count
+    """The statistics of one hypothesis file against its reference files (:func:`systems_statistics`)."""
+    (statistics,), count = systems_statistics(
+        [hyp_path], ref_paths, counting, keep_segments=keep_segments, jobs=jobs, progress=progress
+    )
+    return statistics, count
 
 
 # --- statistics files ------------------------------------------------------------------------

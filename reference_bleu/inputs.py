@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import repeat
 from typing import Literal, get_args
 
 from reference_bleu.errors import BleuInputError
@@ -19,12 +20,11 @@ def _tokens(value: object, what: str) -> Tokens:
         )
     if not isinstance(value, Sequence):
         raise BleuInputError("BLEU-INPUT", f"{what} must be a sequence of tokens, got {type(value).__name__}")
-    for j, token in enumerate(value):
-        if not isinstance(token, str):
-            raise BleuInputError(
-                "EC-010", f"token {j} of {what} is a {type(token).__name__}; tokens must be str"
-            )
-    return tuple(value)
+    tokens = tuple(value)
+    if not all(map(isinstance, tokens, repeat(str))):  # one C-level pass; the culprit only on failure
+        j, token = next((j, t) for j, t in enumerate(tokens) if not isinstance(t, str))
+        raise BleuInputError("EC-010", f"token {j} of {what} is a {type(token).__name__}; tokens must be str")
+    return tokens
 
 
 def _materialise(value: object, what: str) -> list[object]:
@@ -72,7 +72,9 @@ def validate_corpus(hypotheses: object, references: object) -> tuple[list[Tokens
     return checked_hyps, checked_refs
 
 
-def conventional_references(references: list[Tokens], rule: str, i: int) -> list[Tokens]:
+def conventional_references(
+    references: Sequence[Sequence[str]], rule: str, i: int
+) -> Sequence[Sequence[str]]:
     """EC-005. Segment ``i``'s references under the rule for empty ones: kept, dropped, or an error.
 
     Dropping every reference of a segment leaves none, which is EC-006's error.

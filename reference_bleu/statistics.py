@@ -94,10 +94,10 @@ class Statistics:
             length: Length = ref_len if isinstance(ref_len, int) else Fraction(str(ref_len))
         except (KeyError, TypeError, ValueError) as error:
             raise BleuInputError("BLEU-STATS", f"not a statistics object: {error}") from None
-        return cls(matches, totals, hyp_len, _normal(length))
+        return cls(matches, totals, hyp_len, normal_length(length))
 
 
-def _normal(length: Length) -> Length:
+def normal_length(length: Length) -> Length:
     """An integral Fraction becomes an int, so ``ref_len`` is an int whenever it can be."""
     if isinstance(length, Fraction) and length.denominator == 1:
         return length.numerator
@@ -121,7 +121,7 @@ def segment_statistics(
         tuple(p.matches for p in pairs),
         tuple(p.total for p in pairs),
         c,
-        _normal(best_match_length(c, [len(r) for r in references], ref_length)),
+        normal_length(best_match_length(c, [len(r) for r in references], ref_length)),
     )
 
 
@@ -144,5 +144,5 @@ def corpus_statistics(segments: Iterable[Statistics], orders: int) -> Statistics
         tuple(p.matches for p in pairs),
         tuple(p.total for p in pairs),
         sum(s.hyp_len for s in segments),
-        _normal(effective_reference_length(s.ref_len for s in segments)),
+        normal_length(effective_reference_length(s.ref_len for s in segments)),
     )

@@ -3,16 +3,28 @@ real text, every difference a registered divergence (spec 11, DIV-SACREBLEU-TOK-
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from hypothesis import find, given, settings
+from hypothesis import strategies as st
 
 from conformance.loader import load_tokenizer_vectors
 from conformance.strategies import texts
 from conformance.tokenization import TOKENIZER_REGISTRY, TokenizerDivergence, compare_tokens
 from reference_bleu import BleuError
-from reference_bleu.tokenizers import fold_case, tokenize_line
+from reference_bleu.tokenizers import (
+    fast_13a,
+    fast_intl,
+    fast_zh,
+    fold_case,
+    tokenize_13a,
+    tokenize_intl,
+    tokenize_line,
+    tokenize_zh,
+)
+from tests.test_real_data import lines
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 
@@ -103,3 +115,37 @@ def test_tokens_equal_sacrebleus_on_real_text(tokenize: str, lowercase: str) -> 
     assert len(lines) > 6000
     wrong = [line for line in lines if not compare_tokens(line, tokenize, lowercase).ok]
     assert wrong == []
+
+
+# --- NUM-FAST: the fast forms give the literal rule-by-rule strings --------------------------
+
+FAST_FORMS = [
+    ("13a", fast_13a, tokenize_13a),
+    ("intl", fast_intl, tokenize_intl),
+    ("zh", fast_zh, tokenize_zh),
+]
+
+
+@pytest.mark.parametrize(("name", "fast", "literal"), FAST_FORMS, ids=[n for n, _, _ in FAST_FORMS])
+@given(text=st.one_of(texts(), st.text(st.characters(exclude_categories=["Cs"]), max_size=40)))
+def test_fast_tokenizers_give_the_literal_strings_on_generated_text(
+    name: str, fast: Callable[[str], str], literal: Callable[[str], str], text: str
+) -> None:
+    assert fast(text) == literal(text), name
+
+
+@pytest.mark.parametrize(("name", "fast", "literal"), FAST_FORMS, ids=[n for n, _, _ in FAST_FORMS])
+def test_fast_tokenizers_give_the_literal_strings_on_all_shared_data(
+    name: str, fast: Callable[[str], str], literal: Callable[[str], str]
+) -> None:
+    unique = {line for path in sorted(DATA.glob("*/*.*")) if path.suffix != ".md" for line in lines(path)}
+    assert len(unique) > 40_000  # the 24 files of ../shared/data (MANIFEST.md)
+    different = [line for line in sorted(unique) if fast(line) != literal(line)]
+    assert different == [], f"{name}: {len(different)} lines differ, e.g. {different[:3]}"
+
+
+@pytest.mark.parametrize("tokenize", ["13a", "intl", "zh"])
+def test_scoring_uses_the_fast_forms(tokenize: str) -> None:
+    line = "«Größe»: 3,5 m² — 我们在2019年 &amp; (1990-2000)."
+    expected = {"13a": fast_13a, "intl": fast_intl, "zh": fast_zh}[tokenize](line).split()
+    assert tokenize_line(line, tokenize) == expected

@@ -1,0 +1,164 @@
+"""The fast statistics path gives the literal path's integers (spec NUM-FAST).
+
+The literal path is the spec's mirror: :func:`segment_statistics` (BLEU-PREC, BLEU-LEN-BEST,
+one formula each) summed by :func:`corpus_statistics` (BLEU-CORPUS). It is the oracle here;
+the fast path (:mod:`reference_bleu.fast`), which every corpus score goes through, must give the
+same matches, totals, c and r on every input, segment by segment and summed, and the same
+errors. Inputs: generated corpora (hypothesis; run with ``BLEU_HYPOTHESIS_PROFILE=thorough``
+for 3,000 examples per test), and real text: every WMT17 system with 13a at 1 and 4 references,
+and every tokenizer on the first system of each shared test set. ``BLEU_FAST_PATH_FULL=1`` runs every
+system with every tokenizer (the run behind the closing note of issue 15).
+"""
+
+from __future__ import annotations
+
+import os
+from functools import cache
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conformance.strategies import corpora, sentences
+from reference_bleu.errors import BleuInputError
+from reference_bleu.fast import clipped_matches, fast_statistics, fast_system_statistics
+from reference_bleu.files import Counting, systems_statistics
+from reference_bleu.inputs import conventional_references
+from reference_bleu.length import REF_LENGTH_RULES
+from reference_bleu.statistics import Statistics, corpus_statistics, segment_statistics
+from reference_bleu.tokenizers import TOKENIZERS, tokenize_line
+from tests.test_real_data import MULTEVAL, MULTEVAL_SYSTEMS, WMT17, WMT17_SYSTEMS, lines
+
+Corpus = tuple[list[list[str]], list[list[list[str]]]]
+
+
+def literal(
+    hyps: list[list[str]], refs: list[list[list[str]]], orders: int, rule: str, empty: str = "keep"
+) -> list[Statistics]:
+    """Each segment's statistics by the spec's literal functions, after EC-005's rule."""
+    return [
+        segment_statistics(h, conventional_references(r, empty, i), orders, rule)  # type: ignore[arg-type]
+        for i, (h, r) in enumerate(zip(hyps, refs, strict=True))
+    ]
+
+
+def assert_same(hyps: list[list[str]], refs: list[list[list[str]]], orders: int, rule: str) -> None:
+    segments = literal(hyps, refs, orders, rule)
+    assert fast_statistics(hyps, refs, orders, rule, keep_segments=True) == segments  # type: ignore[arg-type]
+    assert fast_statistics(hyps, refs, orders, rule) == [corpus_statistics(segments, orders)]  # type: ignore[arg-type]
+
+
+@given(corpora(), st.integers(1, 6), st.sampled_from(REF_LENGTH_RULES))
+def test_fast_statistics_equal_the_literal_ones(corpus: Corpus, orders: int, rule: str) -> None:
+    assert_same(*corpus, orders, rule)
+
+
+@given(corpora(vocabulary=("a", "b")), st.integers(1, 8))
+def test_fast_statistics_equal_on_repetitive_text(corpus: Corpus, orders: int) -> None:
+    # Two words: n-grams repeat inside a segment and across references, so clipping is busy.
+    assert_same(*corpus, orders, "closest")
+
+
+@given(sentences(), st.lists(sentences(), min_size=1, max_size=5), st.integers(1, 6))
+def test_clipped_matches_are_the_numerators_of_modified_precision(
+    candidate: list[str], references: list[list[str]], orders: int
+) -> None:
+    expected = segment_statistics(candidate, references, orders, "closest").matches
+    assert tuple(clipped_matches(candidate, references, orders)) == expected
+
+
+def test_a_hand_counted_segment() -> None:
+    # Papineni et al. 2002, sec. 2.1, Example 2: "the" x7 against the two references. Unigrams:
+    # Count("the") = 7, Max_Ref_Count("the") = 2 (reference 1) -> 2 of 7; bigrams: ("the", "the")
+    # is in no reference -> 0 of 6. c = 7; the reference lengths are 6 and 7, and 7 is closest.
+    candidate = "the the the the the the the".split()
+    refs = ["the cat is on the mat".split(), "there is a cat on the mat".split()]
+    assert fast_statistics([candidate], [refs], 2, "closest") == [Statistics((2, 0), (7, 6), 7, 7)]
+
+
+@pytest.mark.parametrize("empty", ["keep", "drop"])
+def test_empty_reference_rules_match(empty: str) -> None:
+    hyps = [["a", "b"], ["c"]]
+    refs: list[list[list[str]]] = [[["a", "b"], []], [[], ["c", "d"]]]
+    segments = literal(hyps, refs, 2, "closest", empty)
+    assert fast_statistics(hyps, refs, 2, "closest", empty_references=empty, keep_segments=True) == segments
+
+
+def test_errors_name_the_segment_counted_from_start() -> None:
+    with pytest.raises(BleuInputError, match=r"segment 7 has an empty reference \(spec EC-005\)"):
+        fast_statistics([["a"], ["b"]], [[["a"]], [[]]], 2, "closest", empty_references="error", start=6)
+
+
+def test_an_empty_corpus_is_the_zero_statistics() -> None:
+    assert fast_statistics([], [], 3, "closest") == [Statistics.zero(3)]
+    assert fast_statistics([], [], 3, "closest", keep_segments=True) == []
+
+
+def test_the_caller_s_input_is_not_changed() -> None:
+    hyps = [["a", "b", "a"]]
+    refs = [[["a", "b"], ["b", "a", "a"]]]
+    fast_statistics(hyps, refs, 3, "closest", keep_segments=True)
+    assert hyps == [["a", "b", "a"]]
+    assert refs == [[["a", "b"], ["b", "a", "a"]]]
+
+
+# --- real text ----------------------------------------------------------------------------------
+
+
+@cache
+def tokenized(path: Path, tokenize: str) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(tokenize_line(line, tokenize)) for line in lines(path))
+
+
+def real_corpus(system: Path, refs: list[Path], tokenize: str) -> Corpus:
+    hyps = [list(h) for h in tokenized(system, tokenize)]
+    streams = [tokenized(r, tokenize) for r in refs]
+    return hyps, [[list(r) for r in rs] for rs in zip(*streams, strict=True)]
+
+
+FULL = os.environ.get("BLEU_FAST_PATH_FULL") == "1"
+SETS = [(WMT17, WMT17_SYSTEMS, WMT17 / "ref.de"), (MULTEVAL, MULTEVAL_SYSTEMS, MULTEVAL / "ref.en")]
+CASES = [
+    (system, tokenize, nrefs)
+    for _, systems, _ in SETS
+    for system in systems
+    for tokenize in TOKENIZERS
+    for nrefs in (1, 4)
+    if FULL or (tokenize == "13a" and system in WMT17_SYSTEMS) or system == systems[0]
+]
+
+
+@pytest.mark.parametrize(
+    ("system", "tokenize", "nrefs"), CASES, ids=lambda v: v.name if isinstance(v, Path) else str(v)
+)
+def test_real_systems_have_the_literal_statistics(system: Path, tokenize: str, nrefs: int) -> None:
+    # Four references: the real one and the first three other systems of the same test set.
+    _, systems, ref = next(s for s in SETS if system in s[1])
+    others = [s for s in systems if s != system][: nrefs - 1]
+    hyps, refs = real_corpus(system, [ref, *others], tokenize)
+    segments = literal(hyps, refs, 4, "closest")
+    assert fast_statistics(hyps, refs, 4, "closest", keep_segments=True) == segments
+
+
+def test_several_systems_in_one_pass_have_each_system_s_literal_statistics() -> None:
+    # The CLI reads every hypothesis file in one pass and counts each segment's references once.
+    refs = [WMT17 / "ref.de", WMT17_SYSTEMS[-1]]
+    counting = Counting(4, "closest", "13a")
+    per_system, count = systems_statistics(
+        [str(s) for s in WMT17_SYSTEMS[:3]], [str(r) for r in refs], counting
+    )
+    assert count == len(lines(WMT17 / "ref.de"))
+    for system, (total,) in zip(WMT17_SYSTEMS[:3], per_system, strict=True):
+        hyps, references = real_corpus(system, refs, "13a")
+        assert total == corpus_statistics(literal(hyps, references, 4, "closest"), 4)
+
+
+@given(st.lists(corpora(max_segments=4, max_references=3), min_size=2, max_size=3))
+def test_systems_sharing_references_have_their_own_statistics(corpus_list: list[Corpus]) -> None:
+    # Several systems against the first corpus's references (cut to the shortest corpus).
+    size = min(len(hyps) for hyps, _ in corpus_list)
+    references = corpus_list[0][1][:size]
+    systems = [hyps[:size] for hyps, _ in corpus_list]
+    together = fast_system_statistics(systems, references, 4, "closest", keep_segments=True)
+    assert together == [literal(hyps, references, 4, "closest") for hyps in systems]
