@@ -144,14 +144,24 @@ def child(arguments: list[str]) -> dict[str, Any]:
 
 
 def whole(command: list[str]) -> dict[str, float]:
-    """CPU (user + system), wall seconds and peak MB of one command run to completion."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    """CPU (user + system), wall seconds and peak MB of one command, run under a fresh watcher process.
+
+    The watcher (this script with ``--watch``) waits for the command alone, so the peak
+    resident memory of its children is the command's, not that of earlier measurements.
+    """
+    out = subprocess.run(  # noqa: S603 -- our own interpreter and script, no shell
+        [sys.executable, __file__, "--watch", *command], capture_output=True, text=True, check=True
+    ).stdout
+    return dict(json.loads(out.strip().splitlines()[-1]))
+
+
+def watch(command: list[str]) -> dict[str, float]:
+    """Run ``command`` to completion; its CPU (user + system, children included), wall and peak MB."""
     start = time.perf_counter()
-    subprocess.run(command, check=True, capture_output=True)  # noqa: S603 -- our commands, no shell
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)  # noqa: S603 -- our commands
     wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return {"cpu": cpu, "wall": wall, "peak_mb": after.ru_maxrss / 1024}
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return {"cpu": usage.ru_utime + usage.ru_stime, "wall": wall, "peak_mb": usage.ru_maxrss / 1024}
 
 
 def tool_command(name: str) -> list[str]:
@@ -262,7 +272,11 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--million", action="store_true")
     parser.add_argument("--conform", action="store_true")
     parser.add_argument("--one", nargs="+", help=argparse.SUPPRESS)
+    parser.add_argument("--watch", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.watch:
+        print(json.dumps(watch(args.watch)))
+        return 0
     if args.one:
         _, tool, repeat, *paths = args.one
         result: dict[str, Any] = in_process(tool, paths, int(repeat))

@@ -9,7 +9,9 @@ system of the shared data.
 
 Why it is faster (measured, ``benchmarks/bench.py``), not different:
 
-- one ``Counter`` per order and sentence, built by C code from ``zip`` of shifted slices
+- one multiset (a dict filled by ``collections._count_elements``, the C function behind
+  ``Counter``, without ``Counter``'s Python-level set-up) per order and sentence, built by C
+  code from ``zip`` of shifted slices
   (unigrams keyed by the token itself, which skips a tuple per token: the keys of the
   candidate and of its references are formed the same way, so they meet exactly as the
   literal 1-tuples do);
@@ -17,28 +19,40 @@ Why it is faster (measured, ``benchmarks/bench.py``), not different:
   candidate shares with a reference only, by ``map(min, ...)`` in C: an n-gram of the
   candidate absent from every reference clips to 0 and adds nothing;
 - Σ_g Count(g) = max(0, c - n + 1), the number of windows (BLEU-NGRAM), not counted;
-- no object per segment unless the caller keeps segments;
+- no object per segment unless the caller keeps segments: matches are added in place, c is
+  kept and the totals Σ max(0, c - n + 1) summed once at the end;
 - no order above one without matches is counted: every n-gram shared with a reference
   starts with an (n-1)-gram shared with it.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
 from itertools import repeat
+from operator import sub
 
 from reference_bleu.counting import Sentence
 from reference_bleu.inputs import conventional_references
 from reference_bleu.length import Length, RefLengthRule, best_match_length
 from reference_bleu.statistics import Statistics, normal_length
 
+try:  # the C helper of collections.Counter (CPython and PyPy have it since Python 3.2)
+    from collections import _count_elements  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover -- another Python: the same counts through Counter
+    from collections import Counter
 
-def _order_counts(sentence: Sentence, n: int) -> Counter[Hashable]:
+    def _count_elements(mapping: dict[Hashable, int], iterable: Iterable[Hashable]) -> None:
+        mapping.update(Counter(iterable))
+
+
+Counts = dict[Hashable, int]
+
+
+def _order_counts(sentence: Sentence, n: int) -> Counts:
     """BLEU-COUNT of order n, keyed by the token itself at n = 1 and by the n-gram tuple above."""
-    if n == 1:
-        return Counter(sentence)
-    return Counter(zip(*[sentence[i:] for i in range(n)], strict=False))
+    counts: Counts = {}
+    _count_elements(counts, sentence if n == 1 else zip(*[sentence[i:] for i in range(n)], strict=False))
+    return counts
 
 
 class _ReferenceCounts:
@@ -48,34 +62,31 @@ class _ReferenceCounts:
 
     def __init__(self, references: Sequence[Sentence]) -> None:
         self.references = references
-        self.by_order: dict[int, list[Counter[Hashable]]] = {}
+        self.by_order: dict[int, list[Counts]] = {}
 
-    def of_order(self, n: int) -> list[Counter[Hashable]]:
+    def of_order(self, n: int) -> list[Counts]:
         counts = self.by_order.get(n)
         if counts is None:
             counts = self.by_order[n] = [_order_counts(r, n) for r in self.references]
         return counts
 
 
-def _matches(candidate: Sentence, references: _ReferenceCounts, orders: int) -> list[int]:
-    """Σ_g Count_clip(g) for n = 1..``orders`` (see :func:`clipped_matches`)."""
-    matches = [0] * orders
-    for n in range(1, min(orders, len(candidate)) + 1):
+def _add_matches(candidate: Sentence, references: _ReferenceCounts, into: list[int]) -> None:
+    """Add Σ_g Count_clip(g) of order n to ``into[n - 1]``, n = 1..len(into) (:func:`clipped_matches`)."""
+    for n in range(1, min(len(into), len(candidate)) + 1):
         counts = _order_counts(candidate, n)
         per_reference = references.of_order(n)
         if len(per_reference) == 1:
             reference = per_reference[0]
             shared = counts.keys() & reference.keys()
-            matches[n - 1] = sum(
-                map(min, map(counts.__getitem__, shared), map(reference.__getitem__, shared))
-            )
+            matched = sum(map(min, map(counts.__getitem__, shared), map(reference.__getitem__, shared)))
         else:
             grams = list(counts)
             most = map(max, *[map(r.get, grams, repeat(0)) for r in per_reference])
-            matches[n - 1] = sum(map(min, map(counts.__getitem__, grams), most))
-        if not matches[n - 1]:
-            break  # an n-gram match contains an (n-1)-gram match: no higher order can match
-    return matches
+            matched = sum(map(min, map(counts.__getitem__, grams), most))
+        if not matched:
+            return  # an n-gram match contains an (n-1)-gram match: no higher order can match
+        into[n - 1] += matched
 
 
 def clipped_matches(candidate: Sentence, references: Sequence[Sentence], orders: int) -> list[int]:
@@ -85,36 +96,44 @@ def clipped_matches(candidate: Sentence, references: Sequence[Sentence], orders:
     ...                 ["the cat is on the mat".split(), "there is a cat on the mat".split()], 2)
     [2, 0]
     """
-    return _matches(candidate, _ReferenceCounts(references), orders)
+    matches = [0] * orders
+    _add_matches(candidate, _ReferenceCounts(references), matches)
+    return matches
+
+
+def _totals(lengths: list[int], orders: int) -> tuple[int, ...]:
+    """Σ_g Count(g) of each order over candidates of these lengths: Σ max(0, c - n + 1) (BLEU-NGRAM)."""
+    return tuple(sum(map(max, repeat(0), map(sub, lengths, repeat(n)))) for n in range(orders))
 
 
 class _Sum:
-    """Statistics summed in place (integers, no object per segment), or kept segment by segment."""
+    """One system's statistics: summed in place (no object per segment), or kept segment by segment."""
 
-    __slots__ = ("hyp_len", "keep", "kept", "matches", "ref_len", "totals")
+    __slots__ = ("keep", "kept", "lengths", "matches", "orders", "ref_len")
 
     def __init__(self, orders: int, keep: bool) -> None:
-        self.matches, self.totals = [0] * orders, [0] * orders
-        self.hyp_len, self.keep = 0, keep
+        self.orders, self.keep = orders, keep
+        self.matches = [0] * orders
+        self.lengths: list[int] = []
         self.ref_len: Length = 0
         self.kept: list[Statistics] = []
 
-    def add(self, matches: list[int], c: int, r: Length) -> None:
-        totals = [max(0, c - n) for n in range(len(self.totals))]  # c - n + 1 windows of order n + 1
+    def add(self, candidate: Sentence, references: _ReferenceCounts, r: Length) -> None:
         if self.keep:
-            self.kept.append(Statistics(tuple(matches), tuple(totals), c, normal_length(r)))
+            matches = [0] * self.orders
+            _add_matches(candidate, references, matches)
+            c = len(candidate)
+            self.kept.append(Statistics(tuple(matches), _totals([c], self.orders), c, normal_length(r)))
             return
-        self.matches = list(map(int.__add__, self.matches, matches))
-        self.totals = list(map(int.__add__, self.totals, totals))
-        self.hyp_len += c
+        _add_matches(candidate, references, self.matches)
+        self.lengths.append(len(candidate))
         self.ref_len += r
 
     def result(self) -> list[Statistics]:
         if self.keep:
             return self.kept
-        return [
-            Statistics(tuple(self.matches), tuple(self.totals), self.hyp_len, normal_length(self.ref_len))
-        ]
+        totals = _totals(self.lengths, self.orders)
+        return [Statistics(tuple(self.matches), totals, sum(self.lengths), normal_length(self.ref_len))]
 
 
 def fast_system_statistics(
@@ -137,9 +156,8 @@ def fast_system_statistics(
         lengths = [len(r) for r in refs]
         counted = _ReferenceCounts(refs)
         for total, candidate in zip(sums, candidates, strict=True):
-            c = len(candidate)
-            r = lengths[0] if len(lengths) == 1 else best_match_length(c, lengths, ref_length)
-            total.add(_matches(candidate, counted, orders), c, r)
+            r = lengths[0] if len(lengths) == 1 else best_match_length(len(candidate), lengths, ref_length)
+            total.add(candidate, counted, r)
     return [total.result() for total in sums]
 
 
