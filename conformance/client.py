@@ -1,7 +1,9 @@
 """The runner's side of the protocol: any target as a :class:`Target` (spec CONF-PROTOCOL, CONF-ROBUST).
 
-A :class:`ProtocolTarget` starts the target's process (never through a shell), asks each
-question with a per-call timeout, and turns every way a target can misbehave into a
+A :class:`ProtocolTarget` starts the target's process (never through a shell) on a
+:class:`~conformance.channel.Channel` (its own session, bounded and timed reads and writes),
+validates every answer against the protocol before using it, and turns every way a target
+can misbehave into a
 :class:`TargetFaultError` with a kind: ``error`` (it reported or raised an error), ``timeout``
 (no answer in time: the process is killed), ``crash`` (the process died), ``protocol`` (an
 answer that is not the protocol's), ``wrong-type``, ``nan``, ``infinite``, ``out-of-range``
@@ -16,16 +18,30 @@ from __future__ import annotations
 import json
 import math
 import os
-import queue
-import subprocess
 import sys
-import threading
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.protocol import PROTOCOL, VERSION, encode, hello
+from conformance.channel import (
+    MAX_LINE_BYTES,
+    OVERLONG,
+    Channel,
+    ChannelClosedError,
+    ChannelTimeoutError,
+    Limits,
+)
+from conformance.protocol import (
+    ProtocolViolationError,
+    check_capabilities,
+    check_result,
+    encode,
+    hello,
+    input_digest,
+    quote,
+    read_message,
+)
 from conformance.targets import Hypotheses, Outcome, References, Tokens
 
 MAX_TIMEOUTS = 3
@@ -55,7 +71,15 @@ class TargetFaultError(Exception):
 
 
 class TargetSkippedError(Exception):
-    """The target declined a question (status ``skipped``)."""
+    """The target declined a question: it answered ``skipped``, or it declared no entry point for it.
+
+    ``declared`` is True when the runner did not ask (a level the target does not declare):
+    that is a capability, not a gap in the evidence (spec CONF-JUDGE, coverage).
+    """
+
+    def __init__(self, reason: str, declared: bool = True) -> None:
+        super().__init__(reason)
+        self.declared = declared
 
 
 class TargetUnavailableError(Exception):
@@ -97,14 +121,18 @@ class ProtocolTarget:
     first_fault: dict[str, str] = field(default_factory=dict)
     first_input: dict[str, Any] = field(default_factory=dict)  # [hypotheses, references] per kind
     calls: int = 0
+    #: Questions answered (ok or error) and questions the target answered ``skipped`` (coverage).
+    answered: int = 0
+    skipped: int = 0
     count_errors: bool = True  # off while fingerprinting: an error is then an answer, not a fault
     score_tolerance: float = SCORE_TOLERANCE  # read by the metamorphic invariants
-    _process: subprocess.Popen[str] | None = None
-    _lines: queue.Queue[str | None] | None = None
+    #: The longest answer line read, in bytes; a longer one is a protocol fault (spec CONF-ROBUST).
+    max_answer_bytes: int = MAX_LINE_BYTES
+    limits: Limits = field(default_factory=Limits)
+    _channel: Channel | None = None
     _capabilities: Capabilities | None = None
     _seq: int = 0
     _timeouts: int = 0
-    _stderr_tail: list[str] = field(default_factory=list)
 
     # -- process ----------------------------------------------------------------------------
 
@@ -113,56 +141,22 @@ class ProtocolTarget:
         root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [os.getcwd(), root, env.get("PYTHONPATH", "")]))
         try:
-            self._process = subprocess.Popen(  # noqa: S603 -- an argument list, never a shell
-                self.command,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-                encoding="utf-8",
-                env=env,
+            self._channel = Channel(
+                self.command, env, max_line_bytes=self.max_answer_bytes, limits=self.limits
             )
         except OSError as error:
             raise TargetUnavailableError(f"cannot start {self.command[0]!r}: {error.strerror}") from None
-        lines: queue.Queue[str | None] = queue.Queue()
-        stdout = self._process.stdout
-
-        def pump() -> None:
-            assert stdout is not None
-            for line in stdout:
-                lines.put(line)
-            lines.put(None)
-
-        threading.Thread(target=pump, daemon=True).start()
-        self._lines = lines
-        errors = self._process.stderr
-        tail = self._stderr_tail = []
-
-        def drain() -> None:
-            assert errors is not None
-            for line in errors:
-                tail.append(line.rstrip())
-                del tail[:-3]
-
-        threading.Thread(target=drain, daemon=True).start()
 
     def _kill(self) -> None:
-        if self._process is not None:
-            self._process.kill()
-            self._process.wait()
-        self._process, self._lines = None, None
+        if self._channel is not None:
+            self._channel.kill()
+        self._channel = None
 
     def close(self) -> None:
-        """Say stop and end the process."""
-        if self._process is not None and self._process.poll() is None:
-            try:
-                assert self._process.stdin is not None
-                self._process.stdin.write(encode({"type": "stop"}))
-                self._process.stdin.flush()
-                self._process.wait(timeout=2)
-            except (OSError, subprocess.TimeoutExpired):
-                pass
-        self._kill()
+        """Say stop, then end the process and everything it started."""
+        if self._channel is not None:
+            self._channel.close(encode({"type": "stop"}).encode("utf-8"))
+        self._channel = None
 
     def _ask(self, message: dict[str, Any]) -> dict[str, Any]:
         """Send one message and read one answer; a new process is greeted first (spec CONF-PROTOCOL).
@@ -171,43 +165,34 @@ class ProtocolTarget:
         ``timeout``; a process restarted after a crash or a timeout is greeted again.
         """
         greeting = message.get("type") == "hello"
-        if self._process is None:
+        if self._channel is None:
             self._start()
             if not greeting:
                 self._exchange(hello(), self.startup_timeout)
         return self._exchange(message, self.startup_timeout if greeting else self.timeout)
 
     def _exchange(self, message: dict[str, Any], wait: float) -> dict[str, Any]:
-        assert self._process is not None
-        assert self._process.stdin is not None
-        assert self._lines is not None
+        channel = self._channel
+        if channel is None:  # pragma: no cover -- _ask starts it
+            raise TargetFaultError("crash", "no process")
         try:
-            self._process.stdin.write(encode(message))
-            self._process.stdin.flush()
-        except OSError:
-            self._kill()
-            raise TargetFaultError("crash", "the process had exited") from None
-        try:
-            line = self._lines.get(timeout=wait)
-        except queue.Empty:
-            self._kill()
+            line = channel.exchange(encode(message).encode("utf-8"), wait)
+        except ChannelTimeoutError as error:
+            self._channel = None
             self._timeouts += 1
-            raise TargetFaultError("timeout", f"no answer within {wait} s") from None
-        if line is None:
-            code = self._process.wait()
+            raise TargetFaultError("timeout", str(error)) from None
+        except ChannelClosedError as error:
+            self._channel = None
+            said = " / ".join(channel.stderr_tail)[-300:]
+            raise TargetFaultError("crash", str(error) + (f"; it said: {said}" if said else "")) from None
+        if line == OVERLONG:
             self._kill()
-            said = " / ".join(self._stderr_tail)[-300:]
-            raise TargetFaultError(
-                "crash", f"the process exited with code {code}" + (f"; it said: {said}" if said else "")
-            )
+            raise TargetFaultError("protocol", f"an answer longer than {self.max_answer_bytes} bytes")
         try:
-            answer = json.loads(line)
-        except json.JSONDecodeError:
-            self._kill()
-            raise TargetFaultError("protocol", f"not JSON: {line[:120]!r}") from None
-        if not isinstance(answer, dict):
-            raise TargetFaultError("protocol", f"not a JSON object: {line[:120]!r}")
-        return answer
+            return read_message(line)
+        except ProtocolViolationError as error:
+            self._kill()  # what follows on the pipe cannot be trusted to be in step
+            raise TargetFaultError("protocol", str(error)) from None
 
     # -- the protocol -------------------------------------------------------------------------
 
@@ -220,20 +205,20 @@ class ProtocolTarget:
             except TargetFaultError as fault:
                 raise TargetUnavailableError(f"no capabilities: {fault}") from None
             if answer.get("type") == "unavailable":
-                raise TargetUnavailableError(str(answer.get("reason")), str(answer.get("install", "")))
-            if answer.get("type") != "capabilities" or answer.get("protocol") != PROTOCOL:
-                raise TargetUnavailableError(f"not a bleu-conform target: first answer {answer!r}")
-            if answer.get("version") != VERSION:
                 raise TargetUnavailableError(
-                    f"protocol version {answer.get('version')!r}; this runner speaks {VERSION}"
+                    printable(answer.get("reason")), printable(answer.get("install", ""))
                 )
+            try:
+                check_capabilities(answer)
+            except ProtocolViolationError as error:
+                raise TargetUnavailableError(f"not a bleu-conform target: {error}") from None
             self._capabilities = Capabilities(
-                name=str(answer.get("name", " ".join(self.command))),
+                name=printable(answer.get("name", " ".join(self.command))),
                 input=str(answer.get("input", "tokens")),
-                levels=tuple(answer.get("levels", ["corpus"])),
+                levels=tuple(answer["levels"]),
                 statistics=bool(answer.get("statistics", False)),
                 scale=answer.get("scale"),
-                versions={str(k): str(v) for k, v in dict(answer.get("versions", {})).items()},
+                versions={printable(k): printable(v) for k, v in dict(answer.get("versions", {})).items()},
             )
         return self._capabilities
 
@@ -280,46 +265,52 @@ class ProtocolTarget:
             answer = self._ask(request)
         except TargetFaultError as fault:
             raise self._fault(fault.kind, fault.detail) from None
-        if answer.get("type") != "result" or answer.get("seq") != self._seq:
+        try:
+            check_result(answer, self._seq)
+        except ProtocolViolationError as error:
             self._kill()
-            raise self._fault(
-                "protocol", f"expected the result of question {self._seq}, got {answer!r}"[:200]
-            )
-        status = answer.get("status")
+            raise self._fault("protocol", str(error)) from None
+        status = answer["status"]
         if status == "skipped":
-            raise TargetSkippedError(str(answer.get("reason", "")))
+            self.skipped += 1
+            raise TargetSkippedError(printable(answer.get("reason", "")), declared=False)
+        self.answered += 1
         if status == "error":
-            raise self._fault("error", str(answer.get("error", "")))
-        if status != "ok":
-            raise self._fault("protocol", f"unknown status {status!r}")
-        if answer.get("mutated"):
+            raise self._fault("error", printable(answer.get("error", ""))[:500])
+        sent = input_digest(hyps, refs)
+        if answer.get("mutated") or answer.get("input_digest", sent) != sent:
             raise self._fault("mutation", "the target changed its input")
         return self._outcome(answer, raw)
 
     def _outcome(self, answer: dict[str, Any], raw_score: bool) -> Outcome:
         raw = answer.get("score")
         if isinstance(raw, bool) or not isinstance(raw, int | float):
-            raise self._fault("wrong-type", f"score {raw!r} is not a number")
-        if math.isnan(raw):
+            raise self._fault("wrong-type", f"score {quote(json.dumps(raw))} is not a number")
+        try:
+            value = float(raw)
+        except OverflowError:  # an integer beyond binary64 (at most MAX_INTEGER_DIGITS digits)
+            raise self._fault("out-of-range", f"score {quote(str(raw))} is not a binary64 number") from None
+        if math.isnan(value):
             raise self._fault("nan", "score is NaN")
-        if math.isinf(raw):
-            raise self._fault("infinite", f"score is {raw}")
-        score = float(raw) if raw_score else unscale(float(raw), self.scale)
+        if math.isinf(value):
+            raise self._fault("infinite", f"score is {value}")
+        score = value if raw_score else unscale(value, self.scale)
         if not raw_score and not 0.0 <= score <= 1.0 + 1e-9:
-            raise self._fault("out-of-range", f"score {raw} is outside [0, {self.scale:g}]")
+            raise self._fault("out-of-range", f"score {quote(str(raw))} is outside [0, {self.scale:g}]")
         stats = answer.get("statistics")
         bp = answer.get("brevity_penalty")
-        if isinstance(stats, dict):
-            ref_len = stats.get("ref_len")
+        brevity = None if bp is None else float(bp)
+        if isinstance(stats, dict):  # validated by check_result
+            ref_len = stats["ref_len"]
             return Outcome(
                 score=score,
-                matches=tuple(int(x) for x in stats.get("matches", ())),
-                totals=tuple(int(x) for x in stats.get("totals", ())),
-                hyp_len=int(stats.get("hyp_len", 0)),
+                matches=tuple(stats["matches"]),
+                totals=tuple(stats["totals"]),
+                hyp_len=stats["hyp_len"],
                 ref_len=int(ref_len) if isinstance(ref_len, float) and ref_len.is_integer() else ref_len,
-                brevity_penalty=float(bp) if isinstance(bp, int | float) else None,
+                brevity_penalty=brevity,
             )
-        return Outcome(score=score, brevity_penalty=float(bp) if isinstance(bp, int | float) else None)
+        return Outcome(score=score, brevity_penalty=brevity)
 
     # -- the Target interface ---------------------------------------------------------------
 
@@ -344,3 +335,16 @@ def unscale(raw: float, scale: float) -> float:
         return raw
     value = raw / scale
     return float(f"{value:.12g}")
+
+
+def printable(value: Any) -> str:
+    """``value`` as text a terminal and a Markdown table show as it is: control characters escaped.
+
+    Everything a target says (its name, versions, reasons, errors) passes through this before
+    it reaches a report (spec CONF-ROBUST): C0 and C1 controls, line and paragraph separators
+    and other non-printable characters become ``\\xNN``/``\\uNNNN`` escapes.
+    """
+    text = str(value)
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)

@@ -6,8 +6,10 @@
     reference-bleu conform --command "perl my_bleu.pl"      # any program speaking the protocol
 
 Exit codes: 0 every target conformant to the expected profile (``--expect``, default paper,
-with ``--accept`` changes), 1 some target a variant of it or not conformant, 2 usage or input
-error (including a single target that cannot run here). The same seed gives the same report.
+with ``--accept`` changes), 1 some target a variant of it, not conformant or with insufficient
+evidence, 2 usage or input error (including a single target that cannot run here), 3 the
+runner itself failed on some target (a bug of ours: the report of every target is still
+printed, that target's row says what failed). The same seed gives the same report.
 """
 
 from __future__ import annotations
@@ -19,10 +21,11 @@ import math
 import platform
 import shlex
 import sys
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from conformance.client import ProtocolTarget, TargetUnavailableError, python_command
+from conformance.channel import MAX_LINE_BYTES, Limits, limits_supported
+from conformance.client import ProtocolTarget, TargetUnavailableError, printable, python_command
 from conformance.expectation import Expectation, Verdict, judge_expectation
 from conformance.fingerprint import fingerprint
 from conformance.judge import Check, Judge
@@ -34,9 +37,15 @@ REPORT_FORMAT = "reference-bleu-conform"
 REPORT_VERSION = 1
 #: The built-in targets of the matrix, in column order.
 MATRIX = ("reference", "nltk", "sacrebleu", "bleuscore", "torchmetrics")
-EXIT_OK, EXIT_NOT_CONFORMANT, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_NOT_CONFORMANT, EXIT_USAGE, EXIT_RUNNER = 0, 1, 2, 3
 #: The longest --timeout or --startup-timeout accepted, in seconds (a day).
 MAX_TIMEOUT = 86400.0
+#: Bounds of the other numeric options (spec CONF-RUNNER).
+MAX_EXAMPLES = 100_000
+MAX_SEED = 2**63 - 1
+MIN_ANSWER_BYTES, MAX_ANSWER_BYTES = 1024, 1 << 30
+#: The smallest --memory-limit: a Python interpreter with the harness needs about this much.
+MIN_MEMORY_MB = 64
 
 
 @dataclass
@@ -52,6 +61,8 @@ class TargetReport:
     versions: dict[str, str]
     unavailable: str = ""
     verdict: Verdict | None = None
+    #: The runner's own failure on this target (exit 3), as one line; "" when there was none.
+    runner_error: str = ""
 
     def as_json(self) -> dict[str, Any]:
         """Stable keys; no timings, so the same seed gives the same report."""
@@ -65,6 +76,7 @@ class TargetReport:
             "versions": self.versions,
             "checks": [_check_json(c) for c in self.checks],
             "verdict": self.verdict.as_json() if self.verdict else None,
+            "runner_error": self.runner_error,
         }
 
 
@@ -90,50 +102,71 @@ def command_argv(command: str) -> list[str]:
     return argv
 
 
-def run_target(  # noqa: PLR0917 -- the runner's settings, passed through as given
-    spec: str,
-    command: list[str],
-    examples: int,
-    seed: int,
-    timeout: float,
-    declared_scale: str | None,
-    progress: bool,
-    expectation: Expectation | None = None,
-    startup_timeout: float = 120.0,
-) -> TargetReport:
-    """Fingerprint and judge one target, then place it against the expectation (default: paper)."""
-    target = ProtocolTarget(command, timeout=timeout, startup_timeout=startup_timeout)
+@dataclass(frozen=True)
+class RunSettings:
+    """How targets are run and judged (spec CONF-RUNNER): the command line's options, validated."""
+
+    examples: int = 100
+    seed: int = 0
+    timeout: float = 10.0
+    startup_timeout: float = 120.0
+    declared_scale: str | None = None
+    progress: bool = False
+    expectation: Expectation | None = None
+    max_answer_bytes: int = MAX_LINE_BYTES
+    limits: Limits = field(default_factory=Limits)
+
+
+def run_target(spec: str, command: list[str], settings: RunSettings) -> TargetReport:
+    """Fingerprint and judge one target, then place it against the expectation (default: paper).
+
+    Every misbehaviour of the target is a fault inside the report. An exception that escapes
+    here anyway is the runner's own bug: it is caught for this target only, named in its
+    report (``runner_error``) and makes the run exit 3, so that other targets' reports are kept.
+    """
+    target = ProtocolTarget(
+        command,
+        timeout=settings.timeout,
+        startup_timeout=settings.startup_timeout,
+        max_answer_bytes=settings.max_answer_bytes,
+        limits=settings.limits,
+    )
     try:
-        try:
-            caps = target.capabilities
-        except TargetUnavailableError as error:
-            return TargetReport(spec, spec, False, False, [], {}, {}, str(error))
-        if progress:
-            print(f"conform: {caps.name}: fingerprinting", file=sys.stderr, flush=True)
-        found = fingerprint(target)
-        judge = Judge(target, found, examples=examples, seed=seed)
-
-        def say(stage: str) -> None:
-            if progress:
-                print(f"conform: {caps.name}: {stage}", file=sys.stderr, flush=True)
-
-        judge.run(declared_scale or caps.scale, say)
-        say("placing it in the convention space")
-        verdict = judge_expectation(
-            target, found, judge.checks, expectation or Expectation.parse("paper"), seed
-        )
-        return TargetReport(
-            spec,
-            caps.name,
-            True,
-            verdict.level == "conformant",
-            judge.checks,
-            found.config,
-            dict(caps.versions),
-            verdict=verdict,
-        )
+        return _judged(spec, target, settings)
+    except Exception as error:  # the runner's own failure, reported for this target (exit 3)
+        detail = printable(f"{type(error).__name__}: {error}")[:500]
+        return TargetReport(spec, spec, True, False, [], {}, {}, runner_error=detail)
     finally:
         target.close()
+
+
+def _judged(spec: str, target: ProtocolTarget, settings: RunSettings) -> TargetReport:
+    try:
+        caps = target.capabilities
+    except TargetUnavailableError as error:
+        return TargetReport(spec, spec, False, False, [], {}, {}, printable(str(error)))
+
+    def say(stage: str) -> None:
+        if settings.progress:
+            print(f"conform: {caps.name}: {stage}", file=sys.stderr, flush=True)
+
+    say("fingerprinting")
+    found = fingerprint(target)
+    judge = Judge(target, found, examples=settings.examples, seed=settings.seed)
+    judge.run(settings.declared_scale or caps.scale, say)
+    say("placing it in the convention space")
+    expectation = settings.expectation or Expectation.parse("paper")
+    verdict = judge_expectation(target, found, judge.checks, expectation, settings.seed)
+    return TargetReport(
+        spec,
+        caps.name,
+        True,
+        verdict.level == "conformant",
+        judge.checks,
+        found.config,
+        dict(caps.versions),
+        verdict=verdict,
+    )
 
 
 def versions() -> dict[str, str]:
@@ -165,7 +198,13 @@ def report_json(reports: list[TargetReport], seed: int, examples: int) -> str:
     return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False, default=str)
 
 
-_MARK = {"pass": "pass", "fail": "FAIL", "explained": "DIVERGES", "n/a": "n/a"}
+_MARK = {
+    "pass": "pass",
+    "fail": "FAIL",
+    "explained": "DIVERGES",
+    "n/a": "n/a",
+    "insufficient": "INSUFFICIENT",
+}
 
 
 def _cell(check: Check | None) -> str:
@@ -184,9 +223,12 @@ def _level(report: TargetReport) -> str:
         return "not installed"
     if report.verdict is None:
         return "NO"
-    return {"conformant": "conformant", "variant": "VARIANT", "not conformant": "NOT CONFORMANT"}[
-        report.verdict.level
-    ]
+    return {
+        "conformant": "conformant",
+        "variant": "VARIANT",
+        "not conformant": "NOT CONFORMANT",
+        "insufficient evidence": "INSUFFICIENT EVIDENCE",
+    }[report.verdict.level]
 
 
 def _rows(reports: list[TargetReport]) -> list[str]:
@@ -205,7 +247,10 @@ def matrix(reports: list[TargetReport], markdown: bool) -> str:
     body.append(["verdict", *(_level(r) for r in reports)])
     body.append(["behaves as", *((r.verdict.point or "-") if r.verdict else "" for r in reports)])
     if markdown:
-        lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+        lines = [
+            "| " + " | ".join(cell.replace("|", "\\|") for cell in header) + " |",
+            "|" + "---|" * len(header),
+        ]
         lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in body]
     else:
         widths = [max(len(row[k]) for row in [header, *body]) for k in range(len(header))]
@@ -235,7 +280,10 @@ def describe(check: Check, markdown: bool = False) -> list[str]:
 def details(report: TargetReport, markdown: bool) -> str:
     """Every failure and divergence of one target, with its counterexample."""
     lines = [
-        line for c in report.checks if c.status in ("fail", "explained") for line in describe(c, markdown)
+        line
+        for c in report.checks
+        if c.status in ("fail", "explained", "insufficient")
+        for line in describe(c, markdown)
     ]
     headline = report.verdict.headline() if report.verdict else "not conformant"
     title = f"{report.name}: {headline}"
@@ -299,6 +347,26 @@ def _parser() -> argparse.ArgumentParser:
         default=120.0,
         help="seconds for a target's first answer after it starts (120: torch imports are slow)",
     )
+    parser.add_argument(
+        "--max-answer-bytes",
+        type=int,
+        default=MAX_LINE_BYTES,
+        help=f"the longest answer line read, in bytes; a longer one is a protocol fault ({MAX_LINE_BYTES})",
+    )
+    parser.add_argument(
+        "--memory-limit",
+        type=int,
+        default=0,
+        metavar="MB",
+        help="address-space limit of a target's process, in MB (0: none; POSIX only)",
+    )
+    parser.add_argument(
+        "--cpu-limit",
+        type=int,
+        default=0,
+        metavar="SECONDS",
+        help="CPU-time limit of a target's process, in seconds (0: none; POSIX only)",
+    )
     out = parser.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="the JSON report")
     out.add_argument("--markdown", action="store_true", help="the report as Markdown")
@@ -306,50 +374,66 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _settings(args: argparse.Namespace) -> RunSettings:
+    """The validated settings of a run; a :class:`RunnerUsageError` names the first bad option."""
+    for name, value in (("--timeout", args.timeout), ("--startup-timeout", args.startup_timeout)):
+        if not (math.isfinite(value) and 0 < value <= MAX_TIMEOUT):
+            raise RunnerUsageError(f"{name} must be a number of seconds in (0, {MAX_TIMEOUT:g}], not {value}")
+    bounded = (
+        ("--examples", args.examples, 1, MAX_EXAMPLES),
+        ("--seed", args.seed, 0, MAX_SEED),
+        ("--max-answer-bytes", args.max_answer_bytes, MIN_ANSWER_BYTES, MAX_ANSWER_BYTES),
+        ("--memory-limit", args.memory_limit, 0, 1 << 30),
+        ("--cpu-limit", args.cpu_limit, 0, 1 << 30),
+    )
+    for name, value, low, high in bounded:
+        if not low <= value <= high:
+            raise RunnerUsageError(f"{name} must be in [{low}, {high}], not {value}")
+    if args.memory_limit and args.memory_limit < MIN_MEMORY_MB:
+        raise RunnerUsageError(f"--memory-limit below {MIN_MEMORY_MB} MB leaves no room for an interpreter")
+    if (args.memory_limit or args.cpu_limit) and not limits_supported():
+        raise RunnerUsageError(
+            "--memory-limit and --cpu-limit need POSIX setrlimit, which this platform lacks"
+        )
+    try:
+        expectation = Expectation.parse(args.expect, args.accept)
+    except BleuError as error:
+        raise RunnerUsageError(str(error)) from None
+    return RunSettings(
+        examples=args.examples,
+        seed=args.seed,
+        timeout=args.timeout,
+        startup_timeout=args.startup_timeout,
+        declared_scale=args.scale,
+        progress=not args.quiet,
+        expectation=expectation,
+        max_answer_bytes=args.max_answer_bytes,
+        limits=Limits(args.memory_limit, args.cpu_limit),
+    )
+
+
+class RunnerUsageError(Exception):
+    """A bad option of ``conform`` (exit 2, one line)."""
+
+
 def main(argv: list[str]) -> int:
-    """Run the checks; print the report; exit 0, 1 or 2."""
+    """Run the checks; print the report; exit 0, 1, 2 or 3."""
     parser = _parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as stop:
         return EXIT_USAGE if stop.code else EXIT_OK
-    timeouts = (args.timeout, args.startup_timeout)
-    if args.examples < 1 or not all(math.isfinite(t) and 0 < t <= MAX_TIMEOUT for t in timeouts):
-        print(
-            "reference-bleu conform: --examples must be >= 1, --timeout and --startup-timeout "
-            f"in (0, {MAX_TIMEOUT:g}] seconds (spec CONF-RUNNER)",
-            file=sys.stderr,
-        )
-        return EXIT_USAGE
     try:
-        expectation = Expectation.parse(args.expect, args.accept)
-    except BleuError as error:
-        print(f"reference-bleu conform: {error}", file=sys.stderr)
+        settings = _settings(args)
+        jobs: list[tuple[str, list[str]]] = [(t, python_command(t, args.input)) for t in args.target]
+        jobs += [(command, command_argv(command)) for command in args.command]
+    except (RunnerUsageError, CommandError) as error:
+        print(f"reference-bleu conform: {error} (spec CONF-RUNNER)", file=sys.stderr)
         return EXIT_USAGE
-    jobs: list[tuple[str, list[str]]] = [(t, python_command(t, args.input)) for t in args.target]
-    for command in args.command:
-        try:
-            jobs.append((command, command_argv(command)))
-        except CommandError as error:
-            print(f"reference-bleu conform: {error}", file=sys.stderr)
-            return EXIT_USAGE
     single = bool(jobs)
     if not jobs:
         jobs = [(t, python_command(t)) for t in MATRIX]
-    reports = [
-        run_target(
-            spec,
-            command,
-            args.examples,
-            args.seed,
-            args.timeout,
-            args.scale,
-            not args.quiet,
-            expectation,
-            args.startup_timeout,
-        )
-        for spec, command in jobs
-    ]
+    reports = [run_target(spec, command, settings) for spec, command in jobs]
     if single and len(reports) == 1 and not reports[0].available:
         print(
             f"reference-bleu conform: {reports[0].target}: {reports[0].unavailable} (spec CONF-RUNNER)",
@@ -364,6 +448,8 @@ def main(argv: list[str]) -> int:
             if report.available and not report.conformant:
                 print()
                 print(details(report, args.markdown))
+    if any(r.runner_error for r in reports):
+        return EXIT_RUNNER
     return EXIT_OK if all(r.conformant for r in reports if r.available) else EXIT_NOT_CONFORMANT
 
 

@@ -173,7 +173,7 @@ class Expectation:
 class Verdict:
     """Where the target stands against the expectation."""
 
-    level: str  # "conformant", "variant", "not conformant"
+    level: str  # "conformant", "variant", "not conformant", "insufficient evidence"
     expected: str
     point: str  # the name of the point the target is placed at ("" when none)
     matched: tuple[str, ...]  # every candidate that predicts every answer
@@ -201,6 +201,8 @@ class Verdict:
             axes = ", ".join(f"{a}={f} ({s}; expected {e})" for a, s, e, f in self.differs)
             like = f" (behaves as {self.point})" if self.point else ""
             return f"a variant of {self.expected}{like}: {axes or 'differs'}"
+        if self.level == "insufficient evidence":
+            return "insufficient evidence: the target skipped too much of " + ", ".join(self.unaccounted)
         return "not conformant: " + (", ".join(self.unaccounted) or "no known convention explains it")
 
 
@@ -471,6 +473,9 @@ def judge_expectation(
     open_checks = [c for c in checks if c.status not in ("pass", "n/a")]
     if faults:
         return Verdict("not conformant", expected.name, "", names, (), tuple(faults), len(corpora))
+    thin = tuple(c.id for c in checks if c.status == "insufficient")
+    if thin:  # coverage is a verdict input (spec CONF-VERDICT): no verdict on skipped questions
+        return Verdict("insufficient evidence", expected.name, "", names, (), thin, len(corpora))
 
     def unaccounted_by(point: Candidate) -> list[str]:
         return [

@@ -5,8 +5,10 @@
 each optionally configured as ``name[key=value,...]``) or ``module:attr``. The runner starts every Python
 target through this harness, in its own process, so a target that hangs or crashes its
 interpreter is killed and restarted without stopping the run, exactly as a ``--command``
-target in another language is. The harness also reports when the target changed its input
-(it keeps a deep copy), which another process cannot see.
+target in another language is. The harness also reports what the target left of its input
+(a digest the runner compares with what it sent, and its own comparison with a fresh decoding
+of the question), and keeps the protocol on private copies of stdin and stdout, so a target
+that reads stdin or writes to stdout (even from native code) cannot disturb it.
 
 A ``module:attr`` target is either a callable ``f(hypotheses, references) -> float`` with the
 reference API's layout, or an adapter object with a ``capabilities`` dict (``input``,
@@ -18,11 +20,10 @@ and ``brevity_penalty``.
 
 from __future__ import annotations
 
-import copy
 import importlib
-import json
 import logging
 import numbers
+import os
 import sys
 import warnings
 from collections.abc import Callable
@@ -30,8 +31,12 @@ from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any, TextIO
 
-from conformance.protocol import PROTOCOL, VERSION, encode
+from conformance.protocol import PROTOCOL, VERSION, encode, input_digest, loads_json
 from conformance.targets import reference_streams
+
+#: Bound before any target is imported: a target that replaces ``json.loads`` later does not
+#: change what the harness reads (it can still reach into this module: spec CONF-ROBUST).
+_loads = loads_json
 
 Scorer = Callable[[str, list[Any], list[list[Any]]], Any]
 
@@ -362,11 +367,10 @@ def _number(value: Any) -> Any:
     return ["not a number", repr(value)[:200]]
 
 
-def answer(served: Served, request: dict[str, Any]) -> dict[str, Any]:
-    """The result message for one score request."""
+def answer(served: Served, request: dict[str, Any], line: str) -> dict[str, Any]:
+    """The result message for one score request (``line``: the request as it came)."""
     seq, level = request["seq"], request["level"]
     hyps, refs = request["hypotheses"], request["references"]
-    before = copy.deepcopy((hyps, refs))
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -387,7 +391,11 @@ def answer(served: Served, request: dict[str, Any]) -> dict[str, Any]:
             out["brevity_penalty"] = _number(value["brevity_penalty"])
     else:
         out["score"] = _number(value)
-    if (hyps, refs) != before:
+    # What the target left of its input, for the runner to compare with what it sent (spec
+    # CONF-ROBUST); and, as before, the harness's own comparison with a fresh decoding of the line.
+    out["input_digest"] = input_digest(hyps, refs)
+    fresh = _loads(line)
+    if [hyps, refs] != [fresh["hypotheses"], fresh["references"]]:
         out["mutated"] = True
     return out
 
@@ -395,7 +403,7 @@ def answer(served: Served, request: dict[str, Any]) -> dict[str, Any]:
 def serve(served: Served, stdin: TextIO, stdout: TextIO) -> None:
     """Answer requests until ``stop`` or end of input."""
     for line in stdin:
-        request = json.loads(line)
+        request = _loads(line)
         if request.get("type") == "stop":
             return
         if request.get("type") == "hello":
@@ -412,29 +420,46 @@ def serve(served: Served, stdin: TextIO, stdout: TextIO) -> None:
             if served.scale:
                 message["scale"] = served.scale
         else:
-            message = answer(served, request)
+            message = answer(served, request, line)
         stdout.write(encode(message))
         stdout.flush()
 
 
+def _private_streams() -> tuple[TextIO, TextIO]:
+    """The protocol's own copies of stdin and stdout; fd 0 becomes /dev/null and fd 1 a copy of stderr.
+
+    A target that reads standard input cannot take a question, and one that writes to standard
+    output (print, or native code writing to fd 1) writes to stderr, not into the protocol.
+    """
+    protocol_in = os.fdopen(os.dup(0), "r", encoding="utf-8", newline="\n")
+    protocol_out = os.fdopen(os.dup(1), "w", encoding="utf-8", newline="\n")
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    sys.stdout.flush()
+    os.dup2(2, 1)
+    sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 -- for the process's lifetime
+    sys.stdout = sys.stderr
+    return protocol_in, protocol_out
+
+
 def main(argv: list[str]) -> int:
-    """Serve one target on standard input and output."""
+    """Serve one target on standard input and output (through private copies of them)."""
     spec = argv[0] if argv else ""
     input_kind = argv[2] if len(argv) > 2 and argv[1] == "--input" else "tokens"
-    real_stdout = sys.stdout
-    sys.stdout = sys.stderr  # a target that prints must not corrupt the protocol stream
+    protocol_in, protocol_out = _private_streams()
     try:
         served = resolve(spec, input_kind)
     except HarnessError as error:
-        for line in sys.stdin:  # answer the hello with why the target cannot run
-            real_stdout.write(
+        for line in protocol_in:  # answer the hello with why the target cannot run
+            protocol_out.write(
                 encode({"type": "unavailable", "reason": error.reason, "install": error.install})
             )
-            real_stdout.flush()
-            if json.loads(line).get("type") == "hello":
+            protocol_out.flush()
+            if _loads(line).get("type") == "hello":
                 break
         return 0
-    serve(served, sys.stdin, real_stdout)
+    serve(served, protocol_in, protocol_out)
     return 0
 
 

@@ -49,11 +49,41 @@ class Check:
 
     id: str
     title: str
-    status: str  # pass, fail, explained, n/a
+    status: str  # pass, fail, explained, n/a, insufficient
     detail: str = ""
     spec_ids: tuple[str, ...] = ()
     counterexample: Any = None
     explained_by: tuple[str, ...] = ()
+    #: Coverage of a check on generated inputs: the target's answers (ok or error) and all its
+    #: answers including ``skipped`` (questions the target declared it cannot take are not asked).
+    answered: int | None = None
+    asked: int | None = None
+
+
+#: A check passes only if the target answered at least this share of the questions it was asked
+#: (``skipped`` answers count as asked; levels it declares it lacks are not asked): spec CONF-JUDGE.
+MIN_ANSWERED_SHARE = 0.5
+
+
+def covered(check: Check) -> Check:
+    """``check`` with its coverage judged: too few answers is "insufficient evidence", never a pass.
+
+    A check that failed keeps its failure (one answer can show a bug); a pass or an n/a on
+    which the target skipped more than half of what it was asked becomes ``insufficient``.
+    """
+    if check.asked is None or check.answered is None or check.asked == 0:
+        return check
+    if check.status in ("pass", "n/a") and check.answered < MIN_ANSWERED_SHARE * check.asked:
+        detail = (
+            f"insufficient evidence: the target answered {check.answered} of the {check.asked} "
+            f"questions it was asked (skipped the rest); at least {MIN_ANSWERED_SHARE:.0%} are needed"
+        )
+        return replace(check, status="insufficient", detail=detail)
+    return check
+
+
+class ThinEvidenceError(Exception):
+    """A check's target skipped as many questions as the check has examples, answering fewer than half."""
 
 
 class CheckFailureError(AssertionError):
@@ -108,10 +138,17 @@ class Judge:
         def last() -> Any:
             return failing[0] if failing else None
 
+        answered_before, skipped_before = self.target.answered, self.target.skipped
+
         def test(example: Any) -> None:
             try:
                 body(example)
-            except TargetSkippedError:
+            except TargetSkippedError as skip:
+                skips = self.target.skipped - skipped_before
+                if not skip.declared and skips >= self.examples > 2 * (
+                    self.target.answered - answered_before
+                ):
+                    raise ThinEvidenceError from None  # coverage is lost already: stop asking
                 assume(False)
             except TargetFaultError as fault:
                 failing[:] = [example]
@@ -136,16 +173,33 @@ class Judge:
             )
             runner()
 
+        try:
+            check = self._attempts(ident, title, spec_ids, attempt, last)
+        except ThinEvidenceError:
+            check = Check(ident, title, "n/a", "stopped: the target skipped most questions", spec_ids)
+        answered = self.target.answered - answered_before
+        skipped = self.target.skipped - skipped_before
+        return covered(replace(check, answered=answered, asked=answered + skipped))
+
+    def _attempts(
+        self,
+        ident: str,
+        title: str,
+        spec_ids: tuple[str, ...],
+        attempt: Callable[[bool], None],
+        last: Callable[[], Any],
+    ) -> Check:
+        """Run a check's property (shrinking only when needed) and turn its outcome into a Check."""
         # A fault (crash, hang, garbage) fails every check it meets; it is shrunk once per kind,
         # for its ROB-* row, and later checks it fails name that row instead of shrinking again.
         # The same seed generates the same inputs, so the shrinking run meets the same failure.
         try:
             try:
-                attempt(shrink=False)
+                attempt(False)
                 return Check(ident, title, "pass", f"{self.examples} generated examples", spec_ids)
             except AssertionError as failure:
                 if getattr(failure, "fault", "") not in self.fault_examples:
-                    attempt(shrink=True)
+                    attempt(True)
                 else:
                     raise
             detail = "nondeterministic: failed, then passed on the same inputs"
@@ -164,7 +218,7 @@ class Judge:
             detail = f"nondeterministic: {error}"[:500]
             return Check(ident, title, "fail", detail, spec_ids, last())
         except Unsatisfiable:
-            return Check(ident, title, "n/a", "the target skipped every generated input", spec_ids)
+            return Check(ident, title, "n/a", "no generated input could be asked", spec_ids)
 
     # -- fingerprint ------------------------------------------------------------------------
 

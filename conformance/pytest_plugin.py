@@ -48,7 +48,12 @@ def _judged(config: pytest.Config) -> list[Check] | None:
     examples, timeout = config.getoption("--bleu-examples"), config.getoption("--bleu-timeout")
     if examples < 1 or timeout <= 0:
         raise pytest.UsageError("--bleu-examples must be >= 1 and --bleu-timeout > 0 (spec CONF-RUNNER)")
-    from conformance.conform import CommandError, command_argv, run_target  # noqa: PLC0415 -- only when asked for
+    from conformance.conform import (  # noqa: PLC0415 -- only when asked for
+        CommandError,
+        RunSettings,
+        command_argv,
+        run_target,
+    )
 
     if target is not None:
         spec, argv = target, python_command(target, config.getoption("--bleu-input"))
@@ -57,15 +62,13 @@ def _judged(config: pytest.Config) -> list[Check] | None:
             spec, argv = command, command_argv(command)
         except CommandError as error:
             raise pytest.UsageError(f"--bleu-command: {error}") from None
-    report = run_target(
-        spec,
-        argv,
-        examples,
-        config.getoption("--bleu-seed"),
-        timeout,
-        config.getoption("--bleu-scale"),
-        False,
+    settings = RunSettings(
+        examples=examples,
+        seed=config.getoption("--bleu-seed"),
+        timeout=timeout,
+        declared_scale=config.getoption("--bleu-scale"),
     )
+    report = run_target(spec, argv, settings)
     if not report.available:
         raise pytest.UsageError(f"{spec}: {report.unavailable} (spec CONF-RUNNER)")
     config.stash[_KEY] = report.checks

@@ -15,7 +15,7 @@ import jsonschema
 import pytest
 
 from conformance.client import ProtocolTarget, python_command
-from conformance.conform import main, matrix, report_json, run_target
+from conformance.conform import RunSettings, main, matrix, report_json, run_target
 from conformance.fingerprint import BINARY32_TOLERANCE, POINTS, agrees, fingerprint
 from conformance.harness import answer, resolve
 from conformance.invariants import same_score
@@ -317,7 +317,7 @@ def test_json_report_follows_its_schema(capsys: pytest.CaptureFixture[str]) -> N
         _code, report = _report(capsys, *args)
         jsonschema.validate(report, schema)
     # A matrix column for a peer that is not installed (a name no package has, to be sure).
-    missing = run_target("nosuchpeer:f", python_command("nosuchpeer_module:f"), 5, 0, 2.0, None, False)
+    missing = run_target("nosuchpeer:f", python_command("nosuchpeer_module:f"), RunSettings(examples=5))
     matrix = json.loads(report_json([missing], 0, 5))
     jsonschema.validate(matrix, schema)
     assert matrix["targets"][0]["available"] is False
@@ -363,7 +363,7 @@ def test_unavailable_peer_is_a_column_not_a_failure() -> None:
         "import sys; sys.modules['torchmetrics'] = None; from conformance.harness import main; "
         "sys.exit(main(['torchmetrics']))"
     )
-    report = run_target("torchmetrics", [sys.executable, "-c", hidden], 5, 0, 2.0, None, False)
+    report = run_target("torchmetrics", [sys.executable, "-c", hidden], RunSettings(examples=5))
     assert not report.available
     assert "not installed" in report.unavailable
     assert "pip install 'reference-bleu[torchmetrics]'" in report.unavailable
@@ -374,8 +374,7 @@ def test_protocol_schema_accepts_the_harness_messages() -> None:
     schema = load_schema()
     jsonschema.Draft202012Validator.check_schema(schema)
     served = resolve("reference")
-    message = answer(
-        served, {"type": "score", "seq": 1, "level": "corpus", "hypotheses": [["a"]], "references": [[["a"]]]}
-    )
+    question = {"type": "score", "seq": 1, "level": "corpus", "hypotheses": [["a"]], "references": [[["a"]]]}
+    message = answer(served, question, json.dumps(question))
     jsonschema.validate(message, schema)
     jsonschema.validate({"type": "hello", "protocol": "bleu-conform", "version": 1}, schema)

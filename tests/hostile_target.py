@@ -1,0 +1,149 @@
+"""A bleu-conform target written to attack the runner (spec CONF-ROBUST, the table of attacks).
+
+    python tests/hostile_target.py MODE [PIDFILE]
+
+Every mode answers ``hello`` and then the reference's own score (so it would be conformant),
+except for its one attack, made on question 3 only (a fault restarts the target, and one is
+enough to show that the run goes on), or on every question for ``skip-all``. A mode that forks writes the pids it started to PIDFILE, so a test
+can check that none of them survives the run. The modes are the attacks of the issue "A runner
+no target can break or fool", one per defect.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import subprocess
+import sys
+import time
+from typing import Any
+
+from reference_bleu import BleuError, corpus_bleu
+
+MODE = sys.argv[1]
+PIDFILE = sys.argv[2] if len(sys.argv) > 2 else ""
+NAME = "hostile\x1b[31m red\r\n| table |" if MODE == "inject" else f"hostile-{MODE}"
+
+
+ATTACKED_QUESTION = 3
+
+
+def send(data: bytes) -> None:
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
+
+
+def say(message: dict[str, Any]) -> None:
+    send(json.dumps(message).encode("utf-8") + b"\n")
+
+
+def record(pid: int) -> None:
+    with open(PIDFILE, "a", encoding="utf-8") as out:
+        out.write(f"{pid}\n")
+
+
+def sleeper() -> int:
+    """A child that would live for an hour, holding our stdout."""
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"])
+    record(child.pid)
+    return child.pid
+
+
+@functools.cache
+def _public_inputs() -> list[tuple[Any, Any]]:
+    from conformance.loader import load_vectors  # noqa: PLC0415
+
+    return [(v.data["hypotheses"], v.data["references"]) for v in load_vectors() if not v.is_error]
+
+
+def public(question: dict[str, Any]) -> bool:
+    """Whether a question is one a cheat can recognise: a public vector (the skip-everything attack)."""
+    return (question["hypotheses"], question["references"]) in _public_inputs()
+
+
+def score(question: dict[str, Any]) -> float:
+    return corpus_bleu(question["hypotheses"], question["references"]).score
+
+
+ATTACKS: dict[str, Any] = {
+    "int400": lambda q, a: {**a, "score": 10**400},
+    "matches-str": lambda q, a: {
+        **a,
+        "statistics": {"matches": ["x"], "totals": [1], "hyp_len": 1, "ref_len": 1},
+    },
+    "matches-int": lambda q, a: {
+        **a,
+        "statistics": {"matches": 5, "totals": [1], "hyp_len": 1, "ref_len": 1},
+    },
+    "hyp-len-str": lambda q, a: {
+        **a,
+        "statistics": {"matches": [1], "totals": [1], "hyp_len": "abc", "ref_len": 1},
+    },
+    "ref-len-list": lambda q, a: {
+        **a,
+        "statistics": {"matches": [1], "totals": [1], "hyp_len": 1, "ref_len": [1]},
+    },
+    "seq-true": lambda q, a: {**a, "seq": True},
+    "seq-float": lambda q, a: {**a, "seq": float(q["seq"])},
+    "bp-str": lambda q, a: {**a, "brevity_penalty": "x"},
+}
+
+
+def attack(message: dict[str, Any], answer: dict[str, Any]) -> None:
+    """Answer the attacked question the mode's way."""
+    if MODE == "orphan":  # the parent dies; its child still holds stdout open
+        os._exit(0)
+    if MODE == "non-utf8":
+        send(b'{"type": "result", "seq": 1, "status": "ok", "score": 0.5, "x": "\xff\xfe"}\n')
+        sys.stderr.buffer.write(b"\xff\xfe not UTF-8 either\n")
+        sys.stderr.buffer.flush()
+    elif MODE == "huge-line":
+        send(b'{"type": "result", "pad": "' + b"x" * (8 << 20) + b'"}\n')
+    elif MODE == "int5000":
+        send(json.dumps(answer).replace(json.dumps(answer["score"]), "9" * 5000).encode() + b"\n")
+    elif MODE == "deep":
+        send(b"[" * 100_000 + b"]" * 100_000 + b"\n")
+    else:
+        say(ATTACKS.get(MODE, lambda q, a: a)(message, answer))
+
+
+def main() -> None:
+    if MODE in ("fork", "orphan"):
+        sleeper()
+    for raw in sys.stdin.buffer:
+        message = json.loads(raw)
+        if message["type"] == "stop":
+            return
+        if message["type"] == "hello":
+            say(
+                {
+                    "type": "capabilities",
+                    "protocol": "bleu-conform",
+                    "version": 1,
+                    "name": NAME,
+                    "input": "tokens",
+                    "levels": ["corpus"],
+                    "statistics": False,
+                }
+            )
+            if MODE == "stop-reading":
+                time.sleep(3600)  # never reads again: the runner's writes must not block forever
+            continue
+        answer: dict[str, Any] = {"type": "result", "seq": message["seq"], "status": "ok"}
+        if MODE == "skip-all" and not public(message):
+            say({**answer, "status": "skipped", "reason": "not today"})
+            continue
+        try:
+            answer["score"] = score(message)
+        except BleuError as error:  # the reference's refusals (no reference, empty corpus)
+            say({**answer, "status": "error", "error": str(error)})
+            continue
+        if message["seq"] != ATTACKED_QUESTION:
+            say(answer)
+            continue
+        attack(message, answer)
+
+
+if __name__ == "__main__":
+    main()
