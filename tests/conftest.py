@@ -28,3 +28,8 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("BLEU_HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+
+#: Programs and modules that attack the runner (tests/test_hostile.py): run in their own
+#: processes, never imported here. hostile_module patches copy.deepcopy and json.loads when
+#: imported, which --doctest-modules collection would do to this very process.
+collect_ignore = ["hostile_target.py", "hostile_module.py"]

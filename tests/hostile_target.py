@@ -21,7 +21,7 @@ from typing import Any
 
 from reference_bleu import BleuError, corpus_bleu
 
-MODE = sys.argv[1]
+MODE = sys.argv[1] if len(sys.argv) > 1 else "honest"
 PIDFILE = sys.argv[2] if len(sys.argv) > 2 else ""
 NAME = "hostile\x1b[31m red\r\n| table |" if MODE == "inject" else f"hostile-{MODE}"
 
