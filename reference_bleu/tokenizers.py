@@ -154,7 +154,11 @@ def tokenize_13a(line: str) -> str:
 
 def _punctuation_13a(line: str) -> str:
     """Step 3 and 4 of TOK-13A (sacrebleu's ``TokenizerRegexp``), on the line as given."""
-    line = line.translate(_SPLIT_PUNCTUATION_13A)
+    return _numbers_13a(line.translate(_SPLIT_PUNCTUATION_13A))
+
+
+def _numbers_13a(line: str) -> str:
+    """TOK-13A step 3 after the character map (period, comma, dash next to digits), then step 4."""
     for pattern, replacement in _RULES_13A:
         line = pattern.sub(replacement, line)
     return " ".join(split_whitespace(line))
@@ -291,9 +295,7 @@ def _punctuation_13a_fast(line: str) -> str:
     for char in _PUNCTUATION_13A_ORDER:
         if char in line:
             line = line.replace(char, f" {char} ")
-    for pattern, replacement in _RULES_13A:
-        line = pattern.sub(replacement, line)
-    return " ".join(line.split())
+    return _numbers_13a(line)
 
 
 def fast_13a(line: str) -> str:
