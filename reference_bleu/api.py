@@ -131,7 +131,7 @@ def score_segments(segments: Sequence[Statistics], options: BleuOptions) -> Bleu
     bp = correctly_rounded(lambda: conventional_bp(total, options))
     evaluation = evaluations[-1] if evaluations else None
     smoothed: tuple[Real | None, ...] = evaluation.p if evaluation else (None,) * options.max_order
-    value = float(score) if options.arithmetic == "exact" else _float_value(units, options)
+    value = float(score) if options.arithmetic == "exact" else float_value(units, options)
     reported = value * 100 if options.scale == "percent" else value
     if options.scale == "percent" and options.arithmetic == "exact":
         reported = float(score * 100)
@@ -150,7 +150,7 @@ def score_segments(segments: Sequence[Statistics], options: BleuOptions) -> Bleu
     )
 
 
-def _float_value(units: Sequence[tuple[Statistics, LastSegment]], options: BleuOptions) -> float:
+def float_value(units: Sequence[tuple[Statistics, LastSegment]], options: BleuOptions) -> float:
     """The score in the point's floating-point arithmetic (spec CONV-ARITH)."""
 
     def one(stats: Statistics, tail: LastSegment) -> float:

@@ -12,12 +12,20 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any, get_args
+from typing import Any, NoReturn, get_args
 
 from reference_bleu.api import BleuResult, needs_segments, score_segments
 from reference_bleu.errors import BleuError
 from reference_bleu.explain import explain
-from reference_bleu.files import Counting, read_statistics, statistics_document, systems_statistics
+from reference_bleu.files import (
+    MAX_LINE_BYTES,
+    Counting,
+    InputDigest,
+    Reading,
+    read_statistics,
+    statistics_document,
+    systems_statistics,
+)
 from reference_bleu.inputs import EMPTY_REFERENCE_RULES
 from reference_bleu.length import REF_LENGTH_RULES
 from reference_bleu.options import (
@@ -41,11 +49,24 @@ from reference_bleu.profiles import (
     profile_table,
     resolve,
 )
+from reference_bleu.report import FORMATS, Row, render
+from reference_bleu.significance import (
+    CONFIDENCE_SAMPLES,
+    DEFAULT_SEED,
+    MAX_SAMPLES,
+    PAIRED_AR_SAMPLES,
+    PAIRED_BS_SAMPLES,
+    bootstrap_interval,
+    paired_bootstrap,
+    paired_randomization,
+)
 from reference_bleu.smoothing import SMOOTHING_METHODS
-from reference_bleu.statistics import Statistics
+from reference_bleu.statistics import MAX_STATISTICS_ORDERS, Statistics
 from reference_bleu.tokenizers import CASE_FOLDINGS, SPLIT_RULES, TOKENIZERS, tokenize_line
 
 EXIT_USAGE = 2
+#: Ctrl-C: 128 + SIGINT, as shells report it.
+EXIT_INTERRUPTED = 130
 
 
 #: A system to score: its name, its statistics (one sum, or every segment's) and its segments.
@@ -57,48 +78,130 @@ class CliError(Exception):
 
 
 def _option_arguments(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("BLEU options (spec API-OPTIONS; each overrides --profile)")
+    group = parser.add_argument_group("how BLEU is computed (each overrides --profile; spec API-OPTIONS)")
     group.add_argument(
         "--profile",
         "-p",
         default=None,
         metavar="NAME",
-        help="a tool's conventions, e.g. sacrebleu, nltk[method=3], multi-bleu "
-        "(list: reference-bleu profiles; spec CONV-PROFILES)",
-    )
-    group.add_argument("--max-order", "-N", type=int, default=None, help="N, the largest n-gram order (4)")
-    group.add_argument(
-        "--weights", "-w", nargs="+", default=None, metavar="W", help='w_1..w_N, e.g. "1/4" (uniform)'
-    )
-    group.add_argument("--ref-length", choices=REF_LENGTH_RULES, default=None, help="EC-001 (closest)")
-    group.add_argument(
-        "--smoothing", "-s", choices=tuple(SMOOTHING_METHODS), default=None, help="SMOOTH (none)"
-    )
-    group.add_argument("--smoothing-value", default=None, help="epsilon, k, K or alpha of the smoothing")
-    group.add_argument(
-        "--effective-order", action="store_true", default=None, help="EC-003: drop orders with no n-grams"
+        help="compute as a named tool does, e.g. sacrebleu, nltk[method=3], multi-bleu "
+        "(the list: reference-bleu profiles; spec CONV-PROFILES)",
     )
     group.add_argument(
-        "--zero-precision", choices=get_args(ZeroPrecision), default=None, help="EC-002 (limit)"
+        "--max-order",
+        "-N",
+        type=int,
+        default=None,
+        metavar="N",
+        help="longest n-gram counted: 4 (BLEU-WEIGHTS)",
     )
     group.add_argument(
-        "--zero-value", default=None, help="EC-002: the sentinel p_n, or the constant for log 0"
+        "--weights",
+        nargs="+",
+        default=None,
+        metavar="W",
+        help='weight of each n-gram order, e.g. 0.5 0.5 or "1/3" (default equal; BLEU-WEIGHTS)',
     )
     group.add_argument(
-        "--undefined-precision", choices=get_args(UndefinedPrecision), default=None, help="EC-003 (zero)"
+        "--ref-length",
+        choices=REF_LENGTH_RULES,
+        default=None,
+        help="which reference length r the brevity penalty uses: closest, ties to the shorter (EC-001)",
     )
-    group.add_argument("--aggregation", choices=get_args(Aggregation), default=None, help="EC-009 (micro)")
     group.add_argument(
-        "--unnormalized-weights", action="store_true", default=None, help="EC-007: weights as given"
+        "--smoothing",
+        "--smooth-method",
+        "-s",
+        dest="smoothing",
+        choices=tuple(SMOOTHING_METHODS),
+        default=None,
+        help="smoothing of zero precisions: none, or a method such as exp, floor, add-k (SMOOTH)",
     )
-    group.add_argument("--denominator", choices=get_args(Denominator), default=None, help="EC-015 (l_n)")
-    group.add_argument("--early-return", choices=get_args(EarlyReturn), default=None, help="EC-016 (none)")
     group.add_argument(
-        "--brevity-penalty", choices=get_args(BrevityPenaltyRule), default=None, help="EC-017 (paper)"
+        "--smoothing-value",
+        "--smooth-value",
+        "-sv",
+        dest="smoothing_value",
+        default=None,
+        metavar="X",
+        help="the smoothing's parameter: epsilon of floor, k of add-k, ... (SMOOTH)",
     )
-    group.add_argument("--arithmetic", choices=get_args(Arithmetic), default=None, help="CONV-ARITH (exact)")
-    group.add_argument("--scale", choices=get_args(Scale), default=None, help="EC-013: unit or percent")
-    group.add_argument("--round-digits", type=int, default=None, help="EC-013: decimals printed (all)")
+    group.add_argument(
+        "--effective-order",
+        action="store_true",
+        default=None,
+        help="leave out the orders a short sentence has no n-grams of (EC-003)",
+    )
+    group.add_argument(
+        "--zero-precision",
+        choices=get_args(ZeroPrecision),
+        default=None,
+        help="what a zero precision does to the score: limit (BLEU 0) or a tool's convention (EC-002)",
+    )
+    group.add_argument(
+        "--zero-value",
+        default=None,
+        metavar="X",
+        help="the sentinel precision, or the constant for log 0 (EC-002)",
+    )
+    group.add_argument(
+        "--undefined-precision",
+        choices=get_args(UndefinedPrecision),
+        default=None,
+        help="what an order with no n-grams at all (0/0) does: zero (default), skip, one, error (EC-003)",
+    )
+    group.add_argument(
+        "--aggregation",
+        choices=get_args(Aggregation),
+        default=None,
+        help="micro: one BLEU from summed counts (the paper); macro: mean of sentence BLEUs (EC-009)",
+    )
+    group.add_argument(
+        "--unnormalized-weights",
+        action="store_true",
+        default=None,
+        help="use the weights as given, even if they do not sum to 1 (EC-007)",
+    )
+    group.add_argument(
+        "--denominator",
+        choices=get_args(Denominator),
+        default=None,
+        help="n-gram count in each precision's denominator: l_n, or nltk's at least 1 (EC-015)",
+    )
+    group.add_argument(
+        "--early-return",
+        choices=get_args(EarlyReturn),
+        default=None,
+        help="return 0 before smoothing when nothing matches, as sacrebleu (EC-016)",
+    )
+    group.add_argument(
+        "--brevity-penalty",
+        choices=get_args(BrevityPenaltyRule),
+        default=None,
+        help="the paper's brevity penalty, or a tool's variant (EC-017)",
+    )
+    group.add_argument(
+        "--arithmetic",
+        choices=get_args(Arithmetic),
+        default=None,
+        help="exact (default), or a tool's floating point: binary64, binary32 (CONV-ARITH)",
+    )
+    group.add_argument(
+        "--scale",
+        choices=get_args(Scale),
+        default=None,
+        help="the score on [0, 1] (unit) or x100 (percent) (EC-013)",
+    )
+    group.add_argument(
+        "--width",
+        "-w",
+        "--round-digits",
+        dest="round_digits",
+        type=int,
+        default=None,
+        metavar="K",
+        help="decimals printed, as sacrebleu's -w (default: every digit of the float) (EC-013)",
+    )
 
 
 #: Command-line options that are API options, by their argparse destination.
@@ -124,36 +227,64 @@ _API_OPTIONS = (
 
 
 def _text_arguments(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("text (spec TOK-PIPELINE, chapter 11; each overrides --profile)")
+    group = parser.add_argument_group("how text becomes tokens (each overrides --profile; spec TOK-PIPELINE)")
     group.add_argument(
-        "--tokenize", "-tok", choices=TOKENIZERS, default=None, help="tokenizer (none: split on whitespace)"
+        "--tokenize",
+        "-tok",
+        choices=TOKENIZERS,
+        default=None,
+        help="tokenizer: none splits on whitespace (the default); 13a is sacrebleu's and mteval's (TOK-13A)",
     )
     group.add_argument(
         "--lowercase",
         "-lc",
-        nargs="?",
+        dest="lowercase",
+        action="store_const",
         const="unicode",
         default=None,
+        help="lower-case every character before tokenizing, as sacrebleu's -lc (TOK-CASE)",
+    )
+    group.add_argument(
+        "--case",
+        dest="lowercase",
         choices=CASE_FOLDINGS,
-        help="case folding: unicode (str.lower, sacrebleu's -lc; the default of the flag) or ascii (A-Z)",
+        default=None,
+        help="case folding by name: none, unicode (= -lc), ascii (A-Z only, as the Perl tools) (TOK-CASE)",
     )
     group.add_argument(
         "--split",
         choices=SPLIT_RULES,
         default=None,
-        help="TOK-SPLIT-RULE: unicode (str.split), ascii (Perl), space",
+        help="what whitespace separates tokens: unicode (Python), ascii (Perl), space (TOK-SPLIT-RULE)",
     )
     group.add_argument(
         "--empty-references",
         choices=EMPTY_REFERENCE_RULES,
         default=None,
-        help="EC-005: keep (default), drop or refuse empty references",
+        help="an empty reference line is kept (default), dropped, or an error (EC-005)",
     )
 
 
-def _run_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--jobs", "-j", type=int, default=1, help="processes counting statistics (1)")
-    parser.add_argument("--quiet", "-q", action="store_true", help="no progress on standard error")
+def _input_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("reading files (spec CLI-INPUT)")
+    group.add_argument(
+        "--strip-bom",
+        action="store_true",
+        help="remove a byte-order mark starting a file (kept by default, as sacrebleu does, with a warning)",
+    )
+    group.add_argument(
+        "--max-line-bytes",
+        type=int,
+        default=MAX_LINE_BYTES,
+        metavar="BYTES",
+        help=f"longest line accepted (default {MAX_LINE_BYTES}); a longer one is an error",
+    )
+    group.add_argument(
+        "--jobs", "-j", type=int, default=1, help="processes counting n-grams (1; at most the number of CPUs)"
+    )
+    group.add_argument(
+        "--quiet", "-q", action="store_true", help="no progress, notes or warnings on standard error"
+    )
 
 
 def _profile(args: argparse.Namespace) -> Profile | None:
@@ -182,32 +313,106 @@ def _options(args: argparse.Namespace, ref_length: str | None = None) -> BleuOpt
     return make_options(**merged)
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line (the CLI's exit 2), never the usage text (CLI)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise CliError(f"{message} (reference-bleu {self.prog.split()[-1]} -h for help)")
+
+
+def _score_parser(commands: Any) -> None:
+    score = commands.add_parser(
+        "score",
+        help="score hypothesis files (one system each) against reference files",
+        description="Score one or more systems. Positional arguments are reference files, as in sacrebleu.",
+    )
+    score.add_argument("positional_refs", nargs="*", metavar="REF", help="reference files (as sacrebleu)")
+    score.add_argument("-r", "--refs", nargs="+", metavar="REF", help="reference files, one per reference")
+    score.add_argument(
+        "-i",
+        "--input",
+        nargs="+",
+        default=None,
+        metavar="HYP",
+        help="hypothesis files, one per system (default: standard input)",
+    )
+    score.add_argument(
+        "--stats", nargs="+", metavar="JSON", help="score merged statistics files instead (CLI-STATS)"
+    )
+    score.add_argument(
+        "--metrics",
+        "-m",
+        nargs="+",
+        default=["bleu"],
+        metavar="METRIC",
+        help="bleu (the only metric here; as sacrebleu's -m)",
+    )
+    out = score.add_argument_group("output (spec CLI-OUTPUT)")
+    out.add_argument(
+        "--format", "-f", choices=FORMATS, default="text", help="text (default), json, markdown or latex"
+    )
+    out.add_argument("--json", dest="format", action="store_const", const="json", help="the same as -f json")
+    out.add_argument(
+        "--score-only", "-b", action="store_true", help="print the score only, one line per system"
+    )
+    out.add_argument(
+        "--sentence-level",
+        "-sl",
+        action="store_true",
+        help="print every segment's score, one line each, as sacrebleu -sl",
+    )
+    sig = score.add_argument_group(
+        "confidence and significance (spec SIG-BOOTSTRAP, SIG-PAIRED-BS, SIG-PAIRED-AR)"
+    )
+    sig.add_argument(
+        "--confidence", "-ci", action="store_true", help="bootstrap 95%% confidence interval of the score"
+    )
+    sig.add_argument(
+        "--confidence-n", "-cin", type=int, default=CONFIDENCE_SAMPLES, metavar="N", help="resamples (1000)"
+    )
+    paired = sig.add_mutually_exclusive_group()
+    paired.add_argument(
+        "--paired-bs", "-pbs", action="store_true", help="paired bootstrap test against the first system"
+    )
+    paired.add_argument(
+        "--paired-ar", "-par", action="store_true", help="paired approximate randomization test, ditto"
+    )
+    sig.add_argument(
+        "--paired-bs-n", "-pbsn", type=int, default=PAIRED_BS_SAMPLES, metavar="N", help="resamples (1000)"
+    )
+    sig.add_argument(
+        "--paired-ar-n", "-parn", type=int, default=PAIRED_AR_SAMPLES, metavar="N", help="trials (10000)"
+    )
+    sig.add_argument(
+        "--seed", type=int, default=DEFAULT_SEED, help=f"random seed ({DEFAULT_SEED}, sacrebleu's)"
+    )
+    _text_arguments(score)
+    _input_arguments(score)
+    _option_arguments(score)
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="reference-bleu",
         description="Exact reference BLEU (Papineni et al., 2002): every convention named.",
     )
     parser.add_argument("--version", action="version", version=f"reference-bleu {VERSION}")
-    commands = parser.add_subparsers(dest="command", required=True)
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    _score_parser(commands)
 
-    score = commands.add_parser("score", help="score hypothesis files (one system each) against references")
-    score.add_argument("-r", "--refs", nargs="+", metavar="REF", help="reference files, one per reference")
-    score.add_argument(
-        "-i", "--input", nargs="+", default=["-"], metavar="HYP", help="hypothesis files (default stdin)"
-    )
-    score.add_argument("--stats", nargs="+", metavar="JSON", help="score merged statistics files instead")
-    score.add_argument("--json", action="store_true", help="print JSON")
-    _text_arguments(score)
-    _run_arguments(score)
-    _option_arguments(score)
-
-    stats = commands.add_parser("stats", help="write the statistics of a hypothesis file as JSON")
+    stats = commands.add_parser("stats", help="write the statistics of a hypothesis file as JSON (CLI-STATS)")
     stats.add_argument("-r", "--refs", nargs="+", required=True, metavar="REF", help="reference files")
-    stats.add_argument("-i", "--input", default="-", metavar="HYP", help="hypothesis file (default stdin)")
-    stats.add_argument("--orders", type=int, default=5, help="n-gram orders to count (5: enough for N=4)")
-    stats.add_argument("--ref-length", choices=REF_LENGTH_RULES, default="closest", help="EC-001")
+    stats.add_argument(
+        "-i", "--input", default=None, metavar="HYP", help="hypothesis file (default: standard input)"
+    )
+    stats.add_argument(
+        "--orders", type=int, default=5, help="n-gram orders to count (5: enough for N = 4 and any smoothing)"
+    )
+    stats.add_argument(
+        "--ref-length", choices=REF_LENGTH_RULES, default="closest", help="which reference length r (EC-001)"
+    )
     _text_arguments(stats)
-    _run_arguments(stats)
+    _input_arguments(stats)
 
     exp = commands.add_parser("explain", help="show the computation for one sentence, order by order")
     exp.add_argument("hypothesis", help="the candidate, as text")
@@ -252,83 +457,64 @@ def _progress(name: str, quiet: bool) -> Callable[[int], None] | None:
     return report
 
 
+def _warn(args: argparse.Namespace, message: str) -> None:
+    if not getattr(args, "quiet", False):
+        print(f"reference-bleu: {message}", file=sys.stderr)
+
+
+def _reading(args: argparse.Namespace) -> Reading:
+    if not 1 <= args.max_line_bytes <= 2**40:
+        raise CliError(f"--max-line-bytes must lie in 1..2^40, not {args.max_line_bytes} (spec CLI-INPUT)")
+    return Reading(strip_bom=args.strip_bom, max_line_bytes=args.max_line_bytes, warn=not args.quiet)
+
+
+def _hypotheses(args: argparse.Namespace, refs: Sequence[str]) -> list[str]:
+    """The hypothesis paths: ``-i``, else standard input, which must not be a terminal (CLI-INPUT)."""
+    if args.input is not None:
+        return list(args.input) if isinstance(args.input, list) else [args.input]
+    if sys.stdin is None or sys.stdin.isatty():
+        raise CliError(
+            "no hypotheses: give them with -i HYP (standard input is a terminal, and reading it "
+            "would wait for typing) (spec CLI-INPUT)"
+        )
+    if len(refs) > 1:
+        _warn(
+            args,
+            f"warning: {len(refs)} reference files and no -i: the hypotheses are read from standard "
+            f"input; if {refs[-1]} is the hypothesis, give it with -i (spec CLI-INPUT)",
+        )
+    return ["-"]
+
+
 def _count(
-    args: argparse.Namespace, hyp_paths: Sequence[str], counting: Counting, macro: bool
+    args: argparse.Namespace,
+    hyp_paths: Sequence[str],
+    refs: Sequence[str],
+    counting: Counting,
+    *,
+    keep: bool,
+    digests: dict[str, str] | None = None,
 ) -> tuple[list[list[Statistics]], int]:
-    """Each hypothesis file's statistics against ``args.refs``, all files read in one pass."""
+    """Each hypothesis file's statistics against ``refs``, all files read in one pass."""
     label = hyp_paths[0] if len(hyp_paths) == 1 else f"{len(hyp_paths)} systems"
     report = _progress(label, args.quiet)
     per_system, count = systems_statistics(
-        hyp_paths, args.refs, counting, keep_segments=macro, jobs=args.jobs, progress=report
+        hyp_paths,
+        refs,
+        counting,
+        keep_segments=keep,
+        jobs=args.jobs,
+        progress=report,
+        reading=_reading(args),
+        digests=digests,
     )
     if report is not None:
         print(file=sys.stderr)
     return per_system, count
 
 
-def _precision_text(result: BleuResult) -> str:
-    return " ".join(f"{m}/{t}" for m, t in zip(result.matches, result.totals, strict=True))
-
-
 def _signature(nrefs: int, counting: Counting, result: BleuResult) -> str:
     return f"nrefs:{nrefs if nrefs > 0 else 'var'}|{counting.signature()}|{result.signature}"
-
-
-def _as_json(result: BleuResult, signature: str, name: str, segments: int) -> dict[str, Any]:
-    return {
-        "input": name,
-        "segments": segments,
-        "score": result.score,
-        "score_decimal": str(result.score_decimal),
-        "reported": result.reported,
-        "reported_text": result.reported_text,
-        "profile": result.profile,
-        "overridden": list(result.overridden),
-        "precisions": [None if p is None else str(p) for p in result.precisions],
-        "smoothed_precisions": list(result.smoothed_precisions),
-        "brevity_penalty": result.brevity_penalty,
-        "brevity_penalty_decimal": str(result.brevity_penalty_decimal),
-        "ratio": None if result.ratio is None else str(result.ratio),
-        **result.statistics.to_json(),
-        "signature": signature,
-    }
-
-
-def _render(result: BleuResult, signature: str) -> str:
-    ratio = "undefined" if result.ratio is None else f"{float(result.ratio):.6f}"
-    p = "  ".join(
-        f"p_{n}={'undef' if x is None else f'{float(x):.6f}'}" for n, x in enumerate(result.precisions, 1)
-    )
-    return "\n".join(
-        [
-            f"BLEU = {result.reported_text}" + (f"  ({result.profile})" if result.profile else ""),
-            f"  {p}",
-            f"  matches/totals = {_precision_text(result)}",
-            f"  BP = {result.brevity_penalty!r}  ratio = {ratio}  c = {result.hyp_len}  r = {result.ref_len}",
-            f"  signature: {signature}",
-        ]
-    )
-
-
-def _table(rows: Sequence[tuple[str, BleuResult]], signature: str) -> str:
-    """One line per system: BLEU (x100, as papers print it, and exact on [0, 1]), p_n, BP, c, r."""
-    order = len(rows[0][1].precisions)
-    header = ["system", "BLEU", *(f"p_{n}" for n in range(1, order + 1)), "BP", "ratio", "c", "r", "score"]
-    lines = []
-    for name, result in rows:
-        ratio = "-" if result.ratio is None else f"{float(result.ratio):.4f}"
-        p = ["undef" if x is None else f"{100 * float(x):.2f}" for x in result.precisions]
-        cells = [name, f"{100 * result.score:.2f}", *p, f"{result.brevity_penalty:.4f}", ratio]
-        lines.append([*cells, str(result.hyp_len), str(result.ref_len), repr(result.score)])
-    widths = [max(len(str(r[k])) for r in [header, *lines]) for k in range(len(header))]
-    text = [
-        "  ".join(
-            str(c).ljust(w) if k == 0 else str(c).rjust(w)
-            for k, (c, w) in enumerate(zip(r, widths, strict=True))
-        )
-        for r in [header, *lines]
-    ]
-    return "\n".join([*text, f"signature: {signature}"])
 
 
 def _counting(orders: int, ref_length: str, text: dict[str, str], empty_references: str) -> Counting:
@@ -337,15 +523,16 @@ def _counting(orders: int, ref_length: str, text: dict[str, str], empty_referenc
 
 def _merged_statistics(args: argparse.Namespace) -> tuple[BleuOptions, Counting, int, list[System]]:
     """``score --stats``: the options, counting, nrefs and the one system of merged statistics files."""
-    if args.refs:
-        raise CliError("give either --stats or -r/--refs, not both")
+    if args.refs or args.positional_refs or args.input:
+        raise CliError("give either --stats or reference and hypothesis files, not both")
     merged, counting, nrefs, count = read_statistics(args.stats)
     if args.ref_length not in (None, counting.ref_length):
         raise CliError(f"the statistics were counted with --ref-length {counting.ref_length}")
     options = _options(args, counting.ref_length)
-    if needs_segments(options):
+    if needs_segments(options) or args.sentence_level or args.confidence:
         raise CliError(
-            "these conventions need each segment's statistics, not merged ones (spec EC-009, EC-015)"
+            "these options need each segment's statistics, not merged ones "
+            "(spec EC-009, EC-015, SIG-BOOTSTRAP)"
         )
     if counting.orders < options.statistics_orders:
         raise CliError(
@@ -359,39 +546,202 @@ def _merged_statistics(args: argparse.Namespace) -> tuple[BleuOptions, Counting,
     )
 
 
-def _file_statistics(args: argparse.Namespace) -> tuple[BleuOptions, Counting, int, list[System]]:
+def _references(args: argparse.Namespace) -> list[str]:
+    if args.refs and args.positional_refs:
+        raise CliError("references given twice: as arguments and with -r (spec CLI)")
+    refs = list(args.refs or args.positional_refs)
+    if not refs:
+        swallowed = f" (-i took {', '.join(args.input)}: put references before -i)" if args.input else ""
+        raise CliError(f"no reference files: give them as arguments or with -r REF (or --stats){swallowed}")
+    return refs
+
+
+def _file_statistics(args: argparse.Namespace, keep: bool) -> tuple[BleuOptions, Counting, int, list[System]]:
     """``score -r REF -i HYP...``: the options, counting, nrefs and each hypothesis file's statistics."""
-    if not args.refs:
-        raise CliError("the following arguments are required: -r/--refs (or --stats)")
+    refs = _references(args)
+    hyps = _hypotheses(args, refs)
     options = _options(args)
     counting = _counting(options.statistics_orders, options.ref_length, _text(args), options.empty_references)
-    per_system, count = _count(args, args.input, counting, needs_segments(options))
-    systems: list[System] = [
-        (hyp_path, segments, count) for hyp_path, segments in zip(args.input, per_system, strict=True)
-    ]
-    return options, counting, len(args.refs), systems
+    per_system, count = _count(args, hyps, refs, counting, keep=keep or needs_segments(options))
+    systems: list[System] = [(hyp, segments, count) for hyp, segments in zip(hyps, per_system, strict=True)]
+    return options, counting, len(refs), systems
+
+
+def _notice(args: argparse.Namespace) -> None:
+    """CLI-SACREBLEU: one line when the paper's defaults give another number than sacrebleu's would."""
+    if args.profile is not None or args.quiet:
+        return
+    differing = []
+    if args.tokenize is None and not args.stats:
+        differing.append("no tokenizer (sacrebleu: 13a)")
+    if args.smoothing is None:
+        differing.append("no smoothing (sacrebleu: exp)")
+    if args.scale is None:
+        differing.append("BLEU on [0, 1] (sacrebleu: x100)")
+    if differing:
+        _warn(
+            args,
+            f"note: the paper's defaults: {', '.join(differing)}; --profile sacrebleu gives "
+            "sacrebleu's number (-q hides this note; spec CLI-SACREBLEU)",
+        )
+
+
+def _sacrebleu_signature(
+    args: argparse.Namespace, profile: Profile | None, options: BleuOptions, nrefs: int
+) -> str:
+    """sacrebleu's own signature of the same computation, when the profile is sacrebleu's (CLI-SACREBLEU)."""
+    if profile is None or profile.tool != "sacrebleu":
+        return ""
+    text = _text(args)
+    smooth = options.smoothing
+    if smooth in ("floor", "add-k"):
+        value = (
+            options.smoothing_value
+            if options.smoothing_value is not None
+            else SMOOTHING_METHODS[smooth].default
+        )
+        smooth += f"[{float(value or 0):.2f}]"
+    case = "lc" if text["lowercase"] != "none" else "mixed"
+    eff = "yes" if options.effective_order else "no"
+    tok = text["tokenize"]
+    return f"nrefs:{nrefs}|case:{case}|eff:{eff}|tok:{tok}|smooth:{smooth}|version:{profile.version}"
+
+
+def _sentence_options(args: argparse.Namespace, profile: Profile | None) -> BleuOptions:
+    """-sl: sacrebleu turns effective order on for sentence scores (sacrebleu.py:446); so does its profile."""
+    options = _options(args)
+    sacrebleu = profile is not None and profile.tool == "sacrebleu"
+    if sacrebleu and args.effective_order is None and options.smoothing != "add-k":
+        options = replace(options, effective_order=True)
+    return options
+
+
+def _sentence_level(args: argparse.Namespace, profile: Profile | None) -> int:
+    if (
+        args.stats
+        or (args.input and len(args.input) > 1)
+        or args.confidence
+        or args.paired_bs
+        or args.paired_ar
+    ):
+        raise CliError(
+            "-sl scores one system's segments, without --stats or statistical tests (spec CLI-OUTPUT)"
+        )
+    refs = _references(args)
+    hyps = _hypotheses(args, refs)
+    options = _sentence_options(args, profile)
+    counting = _counting(options.statistics_orders, options.ref_length, _text(args), options.empty_references)
+    (segments,), _ = _count(args, hyps, refs, counting, keep=True)
+    lines = []
+    for statistics in segments:
+        result = _with_profile(score_segments([statistics], options), args, profile)
+        lines.append(result.reported_text if args.score_only else f"BLEU = {result.reported_text}")
+    if args.format == "json":
+        print(
+            json.dumps(
+                {
+                    "signature": _signature(len(refs), counting, result),
+                    "scores": [r.split()[-1] for r in lines],
+                }
+            )
+        )
+    else:
+        print("\n".join(lines))
+    return 0
+
+
+def _with_profile(result: BleuResult, args: argparse.Namespace, profile: Profile | None) -> BleuResult:
+    if profile is None:
+        return result
+    return replace(result, profile=profile.name, overridden=profile_options(profile, _given(args))[1])
+
+
+def _check_score_args(args: argparse.Namespace) -> None:
+    unknown = [m for m in args.metrics if m.lower() != "bleu"]
+    if unknown:
+        raise CliError(f"reference-bleu computes BLEU only, not {', '.join(unknown)} (spec CLI-SACREBLEU)")
+    for name in ("confidence_n", "paired_bs_n", "paired_ar_n"):
+        if not 1 <= getattr(args, name) <= MAX_SAMPLES:
+            raise CliError(f"--{name.replace('_', '-')} must lie in 1..{MAX_SAMPLES} (spec SIG-BOOTSTRAP)")
+    if not 0 <= args.seed < 2**64:
+        raise CliError("--seed must lie in 0..2^64-1 (spec SIG-BOOTSTRAP)")
 
 
 def _score(args: argparse.Namespace) -> int:
+    _check_score_args(args)
     profile = _profile(args)
-    options, counting, nrefs, systems = _merged_statistics(args) if args.stats else _file_statistics(args)
-    results = []
-    for name, segments, count in systems:
-        result = score_segments(segments, options)
-        if profile is not None:
-            result = replace(
-                result, profile=profile.name, overridden=profile_options(profile, _given(args))[1]
-            )
-        results.append((name, result, count))
-    signature = _signature(nrefs, counting, results[0][1])
-    if args.json:
-        documents = [_as_json(result, signature, name, count) for name, result, count in results]
-        print(json.dumps(documents[0] if len(documents) == 1 else documents, indent=2))
-    elif len(results) == 1:
-        print(_render(results[0][1], signature))
-    else:
-        print(_table([(name, result) for name, result, _ in results], signature))
+    if args.sentence_level:
+        return _sentence_level(args, profile)
+    resampling = args.confidence or args.paired_bs or args.paired_ar
+    options, counting, nrefs, systems = (
+        _merged_statistics(args) if args.stats else _file_statistics(args, keep=resampling)
+    )
+    if (args.paired_bs or args.paired_ar) and len(systems) < 2:
+        raise CliError(
+            "paired tests compare systems: give a baseline and at least one more with -i (spec SIG-PAIRED-BS)"
+        )
+    if args.confidence and len(systems) > 1 and not args.paired_ar and not args.paired_bs:
+        raise CliError(
+            "--confidence scores one system; for several use --paired-bs or --paired-ar (spec SIG-BOOTSTRAP)"
+        )
+    rows = [
+        Row(name, _with_profile(score_segments(segments, options), args, profile), count)
+        for name, segments, count in systems
+    ]
+    rows = _resampled(args, rows, [segments for _, segments, _ in systems], options)
+    signature = _signature(nrefs, counting, rows[0].result)
+    extra: dict[str, Any] = {}
+    theirs = _sacrebleu_signature(args, profile, options, nrefs)
+    if theirs and resampling:
+        kind = "ar" if args.paired_ar else "bs"
+        samples = (
+            args.paired_ar_n if args.paired_ar else args.paired_bs_n if args.paired_bs else args.confidence_n
+        )
+        theirs = theirs.replace("|case:", f"|{kind}:{samples}|seed:{args.seed}|case:", 1)
+    if theirs:
+        extra["sacrebleu_signature"] = theirs
+    if resampling:
+        extra["seed"] = args.seed
+    text = render(rows, signature, args.format, args.score_only, extra)
+    _notice(args)
+    if theirs and args.format != "json" and not args.score_only:
+        text += f"\nsacrebleu signature: {theirs}"
+    print(text)
     return 0
+
+
+def _resampled(
+    args: argparse.Namespace, rows: list[Row], segments: list[list[Statistics]], options: BleuOptions
+) -> list[Row]:
+    """The rows with their bootstrap intervals and paired p-values, as asked (SIG-*)."""
+    if args.paired_bs or args.paired_ar:
+        out = [
+            replace(
+                rows[0],
+                interval=bootstrap_interval(segments[0], options, args.confidence_n, args.seed)
+                if args.confidence or args.paired_bs
+                else None,
+            )
+        ]
+        for row, system in zip(rows[1:], segments[1:], strict=True):
+            if args.paired_bs:
+                paired = paired_bootstrap(segments[0], system, options, args.paired_bs_n, args.seed)
+            else:
+                paired = paired_randomization(
+                    segments[0],
+                    system,
+                    options,
+                    samples=args.paired_ar_n,
+                    seed=args.seed,
+                    confidence_samples=args.confidence_n if args.confidence else 0,
+                )
+            out.append(replace(row, p_value=paired.p_value, interval=paired.interval))
+        return out
+    if args.confidence:
+        return [
+            replace(rows[0], interval=bootstrap_interval(segments[0], options, args.confidence_n, args.seed))
+        ]
+    return rows
 
 
 def _given(args: argparse.Namespace) -> dict[str, Any]:
@@ -401,9 +751,14 @@ def _given(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _stats(args: argparse.Namespace) -> int:
+    if not 1 <= args.orders <= MAX_STATISTICS_ORDERS:
+        raise CliError(f"--orders must lie in 1..{MAX_STATISTICS_ORDERS} (spec CLI-STATS)")
     counting = _counting(args.orders, args.ref_length, _text(args), args.empty_references or "keep")
-    (segments,), count = _count(args, [args.input], counting, macro=False)
-    print(json.dumps(statistics_document(segments[0], counting, len(args.refs), count), indent=2))
+    hyp = _hypotheses(args, args.refs)[0]
+    digests: dict[str, str] = {}
+    (segments,), count = _count(args, [hyp], args.refs, counting, keep=False, digests=digests)
+    inputs = [InputDigest(path, digests[path], count) for path in [hyp, *args.refs]]
+    print(json.dumps(statistics_document(segments[0], counting, inputs[0], inputs[1:], count), indent=2))
     return 0
 
 
@@ -436,12 +791,15 @@ def _run(argv: Sequence[str] | None) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``reference-bleu`` command; returns the exit code."""
+    """Entry point of the ``reference-bleu`` command; returns the exit code (CLI)."""
     try:
         return _run(argv)
     except (CliError, BleuError) as error:
         print(f"reference-bleu: error: {error}", file=sys.stderr)
         return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("reference-bleu: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         return 0
 

@@ -9,14 +9,14 @@ undefined (spec EC-007): that is how individual n-gram scores are written.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from fractions import Fraction
 
 from reference_bleu.errors import BleuOptionError
 from reference_bleu.exact import Real, exp, ln, to_decimal
 from reference_bleu.length import Length, brevity_penalty, log_brevity_penalty
+from reference_bleu.numbers import exact_number
 
 #: How far from 1 the sum of weights may be: room for float thirds (1/3 as a double), no more.
 WEIGHT_SUM_TOLERANCE = Fraction(1, 10**9)
@@ -24,15 +24,13 @@ WEIGHT_SUM_TOLERANCE = Fraction(1, 10**9)
 WeightLike = int | float | Fraction | Decimal | str
 
 
+#: The largest N accepted (spec BLEU-WEIGHTS): far above any order in use (4; 1..9 in studies), and
+#: small enough that counting stays quadratic-free in practice (a segment has at most N n-gram tables).
+MAX_ORDER = 100
+
+
 def _weight(value: object, n: int) -> Fraction:
-    if isinstance(value, bool) or not isinstance(value, int | float | Fraction | Decimal | str):
-        raise BleuOptionError("BLEU-WEIGHTS", f"w_{n} must be a number, got {type(value).__name__}")
-    if isinstance(value, float) and not math.isfinite(value):
-        raise BleuOptionError("BLEU-WEIGHTS", f"w_{n} must be finite, got {value!r}")
-    try:
-        weight: Fraction = Fraction(value)
-    except (ValueError, ZeroDivisionError, InvalidOperation):
-        raise BleuOptionError("BLEU-WEIGHTS", f"w_{n} is not a number: {value!r}") from None
+    weight = exact_number(value, f"w_{n}", "BLEU-WEIGHTS")
     if weight < 0:
         raise BleuOptionError("BLEU-WEIGHTS", f"w_{n} must not be negative, got {value!r}")
     return weight
@@ -55,8 +53,8 @@ def weights_w_n(
     >>> weights_w_n(2, ["1/3", "2/3"])
     (Fraction(1, 3), Fraction(2, 3))
     """
-    if isinstance(N, bool) or not isinstance(N, int) or N < 1:
-        raise BleuOptionError("BLEU-WEIGHTS", f"N (max_order) must be a positive int, got {N!r}")
+    if isinstance(N, bool) or not isinstance(N, int) or not 1 <= N <= MAX_ORDER:
+        raise BleuOptionError("BLEU-WEIGHTS", f"N (max_order) must be an int in 1..{MAX_ORDER}, got {N!r}")
     if weights is None:
         return (Fraction(1, N),) * N
     if isinstance(weights, str | bytes) or not isinstance(weights, Sequence):

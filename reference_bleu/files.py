@@ -9,28 +9,33 @@ and merged later: the sum is exact, so merging gives exactly the score of one ru
 
 from __future__ import annotations
 
+import bz2
+import gzip
+import hashlib
 import io
 import json
+import lzma
+import os
+import signal
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass
 from itertools import islice, zip_longest
-from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, BinaryIO
 
-from reference_bleu.errors import BleuInputError
+from reference_bleu.errors import BleuError, BleuInputError
 from reference_bleu.fast import fast_system_statistics
 from reference_bleu.inputs import EMPTY_REFERENCE_RULES
 from reference_bleu.length import REF_LENGTH_RULES, RefLengthRule
-from reference_bleu.statistics import Statistics
+from reference_bleu.statistics import MAX_STATISTICS_ORDERS, Statistics
 from reference_bleu.tokenizers import check_case_folding, check_split_rule, tokenize_line, tokenizer
 
 #: Segments per chunk handed to a worker.
 CHUNK_SIZE = 2000
 STATS_FORMAT = "reference-bleu-statistics"
-STATS_FORMAT_VERSION = 1
+STATS_FORMAT_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -63,49 +68,122 @@ class Counting:
         return f"case:{case}|tok:{self.tokenize}{split}{empty}"
 
 
-def open_text(path: str, stack: ExitStack) -> TextIO:
-    """``path`` (or standard input for "-") as strict UTF-8 with "\\n"-only line ends."""
-    if path == "-":
-        buffer = getattr(sys.stdin, "buffer", None)
-        if buffer is None:  # standard input replaced by a text stream (as in tests)
-            return sys.stdin
-        wrapper = io.TextIOWrapper(buffer, encoding="utf-8", errors="strict", newline="\n")
-        stack.callback(wrapper.detach)  # leave sys.stdin's buffer open
-        return wrapper
-    try:
-        return stack.enter_context(open(path, encoding="utf-8", errors="strict", newline="\n"))
-    except OSError as error:
-        raise BleuInputError("CLI-FILES", f"cannot read {path}: {error.strerror or error}") from None
-
-
-#: A UTF-8 byte-order mark, kept in the first token as sacrebleu keeps it (spec chapter 11).
+#: Longest line read, in bytes without its "\n" (CLI-INPUT); ``--max-line-bytes`` changes it.
+MAX_LINE_BYTES = 16 * 1024 * 1024
+#: A UTF-8 byte-order mark, kept in the first token as sacrebleu keeps it unless asked to strip it.
 BYTE_ORDER_MARK = "\ufeff"
 
+#: Compressed formats recognised by their first bytes (CLI-INPUT), whatever the file is called.
+_MAGIC: tuple[tuple[str, Callable[[bytes], bool]], ...] = (
+    ("gzip", lambda head: head.startswith(b"\x1f\x8b")),
+    ("xz", lambda head: head.startswith(b"\xfd7zXZ\x00")),
+    (
+        "bzip2",
+        lambda head: (
+            head[:3] == b"BZh" and head[3:4].isdigit() and head[4:10] in (b"1AY&SY", b"\x17rE8P\x90")
+        ),
+    ),
+)
 
-def _lines(stream: TextIO, name: str) -> Iterator[str]:
-    number = 0
-    try:
-        for number, line in enumerate(stream, start=1):
-            if number == 1 and line.startswith(BYTE_ORDER_MARK):
-                print(
-                    f"reference-bleu: warning: {name} starts with a byte-order mark (U+FEFF); it is kept "
-                    "in the first token, as sacrebleu keeps it, and can stop that token matching "
-                    "(spec TOK-PIPELINE)",
-                    file=sys.stderr,
-                )
-            yield line
-    except UnicodeDecodeError:
-        raise BleuInputError("CLI-FILES", f"{name}: not valid UTF-8 (after line {number})") from None
-    except OSError as error:
-        raise BleuInputError("CLI-FILES", f"cannot read {name}: {error.strerror or error}") from None
+
+@dataclass(frozen=True)
+class Reading:
+    """How text files are read (spec CLI-INPUT): byte-order marks and the longest line allowed."""
+
+    strip_bom: bool = False
+    max_line_bytes: int = MAX_LINE_BYTES
+    #: Warnings (a byte-order mark kept) go to standard error unless False.
+    warn: bool = True
+
+
+def _binary(path: str, stack: ExitStack) -> tuple[BinaryIO, str]:
+    """The bytes of ``path`` ("-": standard input), decompressed when they start like gzip, xz or bzip2."""
+    if path == "-":
+        raw: BinaryIO = getattr(sys.stdin, "buffer", None) or io.BytesIO(sys.stdin.read().encode("utf-8"))
+    else:
+        try:
+            raw = stack.enter_context(open(path, "rb"))  # noqa: SIM115 -- the ExitStack closes it
+        except OSError as error:
+            raise BleuInputError("CLI-INPUT", f"cannot read {path}: {error.strerror or error}") from None
+    peek = getattr(raw, "peek", None)
+    head = peek(10)[:10] if peek is not None else b""
+    if not head and not isinstance(raw, io.BufferedReader) and raw.seekable():
+        head = raw.read(10)
+        raw.seek(0)
+    for kind, matches in _MAGIC:
+        if matches(head):
+            stream: Any
+            if kind == "gzip":
+                stream = gzip.GzipFile(fileobj=raw, mode="rb")
+            elif kind == "xz":
+                stream = lzma.LZMAFile(raw, mode="rb")  # noqa: SIM115 -- entered below
+            else:
+                stream = bz2.BZ2File(raw, mode="rb")
+            return stack.enter_context(stream), kind
+    return raw, "text"
+
+
+class Source:
+    """One input file read line by line: exact line numbers in errors, bounded lines, a content digest."""
+
+    def __init__(self, path: str, stack: ExitStack, reading: Reading) -> None:
+        self.path = path
+        self.name = "standard input" if path == "-" else path
+        self.reading = reading
+        self.stream, self.kind = _binary(path, stack)
+        self.digest = hashlib.sha256()
+        self.lines = 0
+
+    def __iter__(self) -> Iterator[str]:
+        limit = self.reading.max_line_bytes
+        readline = self.stream.readline
+        update = self.digest.update
+        number = 0
+        try:
+            for number, raw in enumerate(iter(lambda: readline(limit + 1), b""), start=1):
+                update(raw)
+                if len(raw) > limit and not raw.endswith(b"\n"):
+                    raise BleuInputError(
+                        "CLI-INPUT",
+                        f"{self.name}: line {number} is longer than {limit} bytes "
+                        "(a file without line ends? --max-line-bytes raises the limit)",
+                    )
+                try:
+                    line = raw.decode("utf-8")
+                except UnicodeDecodeError as error:
+                    bad = raw[error.start : error.start + 1].hex()
+                    raise BleuInputError(
+                        "CLI-INPUT",
+                        f"{self.name}: line {number}, byte {error.start + 1}: not valid UTF-8 (0x{bad})",
+                    ) from None
+                if number == 1 and line.startswith(BYTE_ORDER_MARK):
+                    line = self._first_line_mark(line)
+                self.lines = number
+                yield line
+        except (OSError, EOFError, lzma.LZMAError) as error:
+            raise BleuInputError(
+                "CLI-INPUT", f"cannot read {self.name} ({self.kind}) after line {number}: {error}"
+            ) from None
+
+    def _first_line_mark(self, line: str) -> str:
+        if self.reading.strip_bom:
+            return line[1:]
+        if self.reading.warn:
+            print(
+                f"reference-bleu: warning: {self.name} starts with a byte-order mark (U+FEFF); it is kept "
+                "in the first token, as sacrebleu keeps it, and can stop that token matching "
+                "(--strip-bom removes it; spec CLI-INPUT)",
+                file=sys.stderr,
+            )
+        return line
 
 
 def parallel_lines(
-    hyp_paths: Sequence[str], ref_paths: Sequence[str], stack: ExitStack
+    sources: Sequence[Source],
 ) -> Iterator[tuple[str, ...]]:
     """Rows (hypothesis lines..., reference lines...) of the files read in step; unequal lengths: an error."""
-    names = [*hyp_paths, *ref_paths]
-    streams = [_lines(open_text(name, stack), name) for name in names]
+    names = [source.name for source in sources]
+    streams = [iter(source) for source in sources]
     number = 0
     for number, row in enumerate(zip_longest(*streams), start=1):
         if any(cell is None for cell in row):
@@ -154,6 +232,11 @@ def _chunks(rows: Iterable[tuple[str, ...]]) -> Iterator[tuple[int, list[tuple[s
         start += len(chunk)
 
 
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the main process, which stops them and exits with one line."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _in_processes(
     chunks: Iterator[tuple[int, list[tuple[str, ...]]]],
     counting: Counting,
@@ -162,7 +245,7 @@ def _in_processes(
     systems: int,
 ) -> Iterator[Chunk]:
     """Chunks scored on ``jobs`` processes, in order, with at most 2 x jobs chunks in flight."""
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts) as pool:
         pending: list[Future[Chunk]] = []
         for start, chunk in chunks:
             pending.append(pool.submit(chunk_statistics, chunk, counting, keep, start, systems))
@@ -180,21 +263,32 @@ def systems_statistics(
     keep_segments: bool = False,
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
+    reading: Reading = Reading(),
+    digests: dict[str, str] | None = None,
 ) -> tuple[list[list[Statistics]], int]:
     """The statistics of hypothesis files against the same reference files, all streamed in one pass.
 
     Returns, per hypothesis file, its corpus statistics as a one-item list (or every
     segment's, with ``keep_segments``, for macro aggregation), and the number of segments;
     ``progress`` is called with the number of segments done after each chunk. Memory stays
-    flat: a chunk of rows at a time (2 x ``jobs`` chunks in flight).
+    flat: a chunk of rows at a time (2 x ``jobs`` chunks in flight). ``reading`` says how the
+    files are read (CLI-INPUT); ``digests``, when given, receives each path's SHA-256 (of its
+    decompressed bytes) once all are read.
     """
-    if jobs < 1:
-        raise BleuInputError("CLI-FILES", f"--jobs must be at least 1, not {jobs}")
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise BleuInputError("CLI-FILES", f"--jobs must be at least 1, not {jobs!r}")
+    jobs = min(jobs, os.cpu_count() or 1)  # more processes than CPUs only cost memory and start-up
     systems = len(hyp_paths)
     kept: list[list[Statistics]] = [[] for _ in hyp_paths]
     totals, count = [Statistics.zero(counting.orders) for _ in hyp_paths], 0
     with ExitStack() as stack:
-        chunks = _chunks(parallel_lines(hyp_paths, ref_paths, stack))
+        paths = [*hyp_paths, *ref_paths]
+        # named files first: a missing one is reported before standard input is waited on
+        opened = {
+            k: Source(p, stack, reading) for k, p in sorted(enumerate(paths), key=lambda kp: kp[1] == "-")
+        }
+        sources = [opened[k] for k in range(len(paths))]
+        chunks = _chunks(parallel_lines(sources))
         if jobs == 1:
             results: Iterator[Chunk] = (
                 chunk_statistics(c, counting, keep_segments, k, systems) for k, c in chunks
@@ -210,6 +304,8 @@ def systems_statistics(
                     totals[k] = totals[k] + stats[0]
             if progress is not None:
                 progress(count)
+        if digests is not None:
+            digests.update({source.path: source.digest.hexdigest() for source in sources})
     return (kept if keep_segments else [[total] for total in totals]), count
 
 
@@ -232,8 +328,36 @@ def file_statistics(
 # --- statistics files ------------------------------------------------------------------------
 
 
-def statistics_document(stats: Statistics, counting: Counting, nrefs: int, segments: int) -> dict[str, Any]:
-    """The JSON document ``reference-bleu stats`` writes: statistics plus what produced them."""
+#: A statistics file is small (a few hundred bytes); anything far larger is not one (CLI-STATS).
+MAX_STATS_FILE_BYTES = 1024 * 1024
+MAX_SEGMENTS = 2**48
+
+
+@dataclass(frozen=True)
+class InputDigest:
+    """A file that went into a statistics document: its name, lines and SHA-256 (CLI-STATS)."""
+
+    path: str
+    sha256: str
+    lines: int
+
+    def to_json(self) -> dict[str, Any]:
+        """As written in the document."""
+        return {"path": self.path, "sha256": self.sha256, "lines": self.lines}
+
+
+def statistics_document(
+    stats: Statistics,
+    counting: Counting,
+    hypothesis: InputDigest,
+    references: Sequence[InputDigest],
+    segments: int,
+) -> dict[str, Any]:
+    """CLI-STATS. The JSON document ``reference-bleu stats`` writes: statistics plus what produced them.
+
+    The counting options, and the name, line count and SHA-256 of the hypothesis file and of
+    each reference file, so that merging can refuse the same input counted twice.
+    """
     return {
         "format": STATS_FORMAT,
         "format_version": STATS_FORMAT_VERSION,
@@ -243,51 +367,124 @@ def statistics_document(stats: Statistics, counting: Counting, nrefs: int, segme
         "lowercase": counting.lowercase,
         "split": counting.split,
         "empty_references": counting.empty_references,
-        "nrefs": nrefs,
+        "nrefs": len(references),
         "segments": segments,
+        "hypothesis": hypothesis.to_json(),
+        "references": [reference.to_json() for reference in references],
         "statistics": stats.to_json(),
     }
 
 
-def read_statistics(paths: Sequence[str]) -> tuple[Statistics, Counting, int, int]:
-    """Merge statistics files: the summed statistics, their common counting, nrefs and segments.
+def _field(document: dict[str, Any], key: str, kind: type, path: str) -> Any:
+    value = document.get(key)
+    if type(value) is not kind:
+        raise BleuInputError("CLI-STATS", f"{path}: {key!r} must be a {kind.__name__}, got {value!r:.60}")
+    return value
 
-    Files made with other orders, reference length rule, tokenizer or case folding cannot
-    be merged (their sum would mean nothing): that is an error.
+
+def _count_field(document: dict[str, Any], key: str, path: str, low: int, high: int) -> int:
+    value: int = _field(document, key, int, path)
+    if not low <= value <= high:
+        raise BleuInputError("CLI-STATS", f"{path}: {key!r} must lie in {low}..{high}, got {value}")
+    return value
+
+
+def _digest(value: object, what: str, path: str) -> str:
+    sha = value.get("sha256") if isinstance(value, dict) else None
+    if not isinstance(sha, str) or len(sha) != 64 or any(ch not in "0123456789abcdef" for ch in sha):
+        raise BleuInputError("CLI-STATS", f"{path}: {what} has no SHA-256 (made by another version? recount)")
+    return sha
+
+
+def _load_document(path: str) -> dict[str, Any]:
+    try:
+        with open(path, "rb") as stream:
+            data = stream.read(MAX_STATS_FILE_BYTES + 1)
+    except OSError as error:
+        raise BleuInputError("CLI-STATS", f"cannot read {path}: {error.strerror or error}") from None
+    if len(data) > MAX_STATS_FILE_BYTES:
+        raise BleuInputError("CLI-STATS", f"{path} is larger than a statistics file can be")
+    try:
+        document = json.loads(data.decode("utf-8"), parse_constant=_no_constant)
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, ValueError) as error:
+        raise BleuInputError("CLI-STATS", f"{path} is not JSON: {str(error)[:120]}") from None
+    if not isinstance(document, dict):
+        raise BleuInputError(
+            "CLI-STATS", f"{path} holds a {type(document).__name__}, not a statistics object"
+        )
+    if document.get("format") != STATS_FORMAT or document.get("format_version") != STATS_FORMAT_VERSION:
+        raise BleuInputError(
+            "CLI-STATS",
+            f"{path} is not a {STATS_FORMAT} v{STATS_FORMAT_VERSION} file (older versions: count again)",
+        )
+    return document
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a count")
+
+
+def _read_one(path: str) -> tuple[Statistics, Counting, int, int, tuple[str, ...]]:
+    """One statistics file, every field checked: statistics, counting, nrefs, segments, input digests."""
+    document = _load_document(path)
+    orders = _count_field(document, "orders", path, 1, MAX_STATISTICS_ORDERS)
+    names = {key: _field(document, key, str, path) for key in ("ref_length", "tokenize", "lowercase")}
+    split = document.get("split", "unicode")
+    empty = document.get("empty_references", "keep")
+    if not isinstance(split, str) or not isinstance(empty, str):
+        raise BleuInputError("CLI-STATS", f"{path}: 'split' and 'empty_references' must be strings")
+    counting = Counting(orders, names["ref_length"], names["tokenize"], names["lowercase"], split, empty)
+    nrefs = _count_field(document, "nrefs", path, 1, 10**6)
+    segments = _count_field(document, "segments", path, 1, MAX_SEGMENTS)
+    references = document.get("references")
+    if not isinstance(references, list) or len(references) != nrefs:
+        raise BleuInputError("CLI-STATS", f"{path}: 'references' must list the {nrefs} reference file(s)")
+    digests = (
+        _digest(document.get("hypothesis"), "the hypothesis", path),
+        *(_digest(r, f"reference {k}", path) for k, r in enumerate(references, 1)),
+    )
+    try:
+        stats = Statistics.from_json(document.get("statistics"))
+    except BleuError as error:
+        raise BleuInputError("CLI-STATS", f"{path}: {error}") from None
+    if len(stats.totals) != orders:
+        raise BleuInputError(
+            "CLI-STATS", f"{path}: {len(stats.totals)} orders of statistics, 'orders' says {orders}"
+        )
+    try:
+        stats.check_consistent(segments)
+    except BleuInputError as error:
+        raise BleuInputError("CLI-STATS", f"{path}: inconsistent statistics: {error}") from None
+    return stats, counting, nrefs, segments, digests
+
+
+def read_statistics(paths: Sequence[str]) -> tuple[Statistics, Counting, int, int]:
+    """CLI-STATS. Merge statistics files: the summed statistics, their common counting, nrefs and segments.
+
+    Every field is checked (types, bounds, the consistency of the counts); files made with
+    other orders, reference length rule, tokenizer or case folding cannot be merged (their
+    sum would mean nothing), nor can the same hypothesis file counted against the same
+    references twice (it would be counted twice): both are errors.
     """
     merged: Statistics | None = None
     counting: Counting | None = None
     nrefs: set[int] = set()
+    seen: dict[tuple[str, ...], str] = {}
     segments = 0
     for path in paths:
-        try:
-            document = json.loads(Path(path).read_text(encoding="utf-8"))
-            if (
-                document.get("format") != STATS_FORMAT
-                or document.get("format_version") != STATS_FORMAT_VERSION
-            ):
-                raise BleuInputError(
-                    "CLI-FILES", f"{path} is not a {STATS_FORMAT} v{STATS_FORMAT_VERSION} file"
-                )
-            this = Counting(
-                document["orders"],
-                document["ref_length"],
-                document["tokenize"],
-                document["lowercase"],
-                document.get("split", "unicode"),
-                document.get("empty_references", "keep"),
+        stats, this, refs, count, digests = _read_one(path)
+        if digests in seen:
+            raise BleuInputError(
+                "CLI-STATS",
+                f"{path} counts the same files as {seen[digests]}: merging would count them twice",
             )
-            stats = Statistics.from_json(document["statistics"])
-            nrefs.add(int(document["nrefs"]))
-            segments += int(document["segments"])
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError, ValueError) as error:
-            if isinstance(error, BleuInputError):
-                raise
-            raise BleuInputError("CLI-FILES", f"cannot read statistics from {path}: {error}") from None
+        seen[digests] = path
         if counting is not None and this != counting:
-            raise BleuInputError("CLI-FILES", f"{path} was counted with other options: {this} vs {counting}")
+            raise BleuInputError("CLI-STATS", f"{path} was counted with other options: {this} vs {counting}")
         counting = this
+        nrefs.add(refs)
+        segments += count
         merged = stats if merged is None else merged + stats
     if merged is None or counting is None:
-        raise BleuInputError("CLI-FILES", "no statistics files given")
+        raise BleuInputError("CLI-STATS", "no statistics files given")
     return merged, counting, (nrefs.pop() if len(nrefs) == 1 else -1), segments

@@ -16,6 +16,7 @@ from reference_bleu.combination import WeightLike, weights_w_n
 from reference_bleu.errors import BleuOptionError
 from reference_bleu.inputs import EmptyReferences
 from reference_bleu.length import REF_LENGTH_RULES, RefLengthRule
+from reference_bleu.numbers import exact_number
 from reference_bleu.smoothing import SMOOTHING_METHODS
 
 ZeroPrecision = Literal["limit", "skip", "sentinel", "log-constant"]
@@ -162,13 +163,8 @@ def _zero_value(value: object, zero_precision: str) -> Fraction | None:
 
 
 def _number(value: object, name: str, spec_id: str) -> Fraction:
-    """A finite number given as int, float, Fraction, Decimal or string, exactly."""
-    if isinstance(value, bool) or not isinstance(value, int | float | Fraction | Decimal | str):
-        raise BleuOptionError(spec_id, f"{name} must be a number, got {value!r}")
-    try:
-        return Fraction(value)
-    except (ValueError, ZeroDivisionError, ArithmeticError, OverflowError):
-        raise BleuOptionError(spec_id, f"{name} is not a number: {value!r}") from None
+    """A finite number given as int, float, Fraction, Decimal or string, exactly (spec NUM-INPUT)."""
+    return exact_number(value, name, spec_id)
 
 
 def _round_digits(value: object) -> int | None:

@@ -26,6 +26,11 @@ from reference_bleu.length import (
     candidate_length,
     effective_reference_length,
 )
+from reference_bleu.numbers import exact_number
+
+#: Bounds on statistics read from outside (spec BLEU-STATS): a count fits a signed 64-bit integer.
+MAX_COUNT = 2**63 - 1
+MAX_STATISTICS_ORDERS = 101
 
 
 @dataclass(frozen=True)
@@ -85,16 +90,56 @@ class Statistics:
         >>> Statistics.from_json({"matches": [1], "totals": [2], "hyp_len": 2, "ref_len": "5/2"})
         Statistics(matches=(1,), totals=(2,), hyp_len=2, ref_len=Fraction(5, 2))
         """
+        if not isinstance(data, dict):
+            raise BleuInputError("BLEU-STATS", f"statistics must be an object, not {type(data).__name__}")
         try:
-            matches, totals = tuple(data["matches"]), tuple(data["totals"])
+            matches, totals = data["matches"], data["totals"]
             hyp_len, ref_len = data["hyp_len"], data["ref_len"]
-            numbers = [*matches, *totals, hyp_len] + ([ref_len] if isinstance(ref_len, int) else [])
-            if any(type(x) is not int for x in numbers):
-                raise TypeError("counts must be integers")
-            length: Length = ref_len if isinstance(ref_len, int) else Fraction(str(ref_len))
-        except (KeyError, TypeError, ValueError) as error:
-            raise BleuInputError("BLEU-STATS", f"not a statistics object: {error}") from None
-        return cls(matches, totals, hyp_len, normal_length(length))
+        except KeyError as error:
+            raise BleuInputError("BLEU-STATS", f"not a statistics object: no {error}") from None
+        if not isinstance(matches, list) or not isinstance(totals, list):
+            raise BleuInputError("BLEU-STATS", "matches and totals must be lists of counts")
+        if not 1 <= len(totals) <= MAX_STATISTICS_ORDERS:
+            raise BleuInputError("BLEU-STATS", f"statistics need 1..{MAX_STATISTICS_ORDERS} orders")
+        counts = [*matches, *totals, hyp_len] + ([ref_len] if isinstance(ref_len, int) else [])
+        if any(type(x) is not int or not 0 <= x <= MAX_COUNT for x in counts):
+            raise BleuInputError("BLEU-STATS", f"counts must be integers in 0..2^63-1: {counts[:8]!r}...")
+        length: Length = (
+            ref_len
+            if isinstance(ref_len, int)
+            else exact_number(ref_len, "ref_len", "BLEU-STATS", BleuInputError)
+        )
+        if not 0 <= length <= MAX_COUNT:
+            raise BleuInputError("BLEU-STATS", f"ref_len must lie in 0..2^63-1, got {ref_len!r}")
+        return cls(tuple(matches), tuple(totals), hyp_len, normal_length(length))
+
+    def check_consistent(self, segments: int) -> None:
+        """BleuInputError unless these could be the statistics of ``segments`` segments (BLEU-STATS).
+
+        What counting guarantees: l_1 = c; 0 <= m_n <= l_n; l_n non-increasing in n, and
+        falling by at most one per segment from one order to the next (a segment of length
+        c_i has max(0, c_i - n + 1) n-grams); m_n <= m_{n-1} + ... is not required (clipping
+        differs per order). A file that breaks these was edited or corrupted, and its score
+        would mean nothing.
+
+        >>> Statistics((3, 1), (4, 3), 4, 5).check_consistent(1)
+        >>> Statistics((3, 1), (4, 1), 4, 5).check_consistent(1)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        reference_bleu.errors.BleuInputError: l_2 = 1 is not within one n-gram per segment of l_1 = 4 ...
+        """
+        if self.totals[0] != self.hyp_len:
+            raise BleuInputError(
+                "BLEU-STATS", f"hyp_len {self.hyp_len} differs from the unigram total {self.totals[0]}"
+            )
+        for n in range(1, len(self.totals)):
+            previous, current = self.totals[n - 1], self.totals[n]
+            if not previous - segments <= current <= previous:
+                raise BleuInputError(
+                    "BLEU-STATS",
+                    f"l_{n + 1} = {current} is not within one n-gram per segment of l_{n} = {previous} "
+                    f"with {segments} segment(s)",
+                )
 
 
 def normal_length(length: Length) -> Length:

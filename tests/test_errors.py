@@ -47,8 +47,8 @@ def test_bad_input_raises_a_bleu_error_naming_the_spec_id(
 @pytest.mark.parametrize(
     ("options", "spec_id", "fragment"),
     [
-        ({"max_order": 0}, "BLEU-WEIGHTS", "N (max_order) must be a positive int"),
-        ({"max_order": "4"}, "BLEU-WEIGHTS", "positive int"),
+        ({"max_order": 0}, "BLEU-WEIGHTS", "N (max_order) must be an int in 1..100"),
+        ({"max_order": "4"}, "BLEU-WEIGHTS", "an int in 1..100"),
         ({"weights": [0.5, 0.25]}, "BLEU-WEIGHTS", "must sum to 1"),
         ({"weights": [1, -1, 1]}, "BLEU-WEIGHTS", "must not be negative"),
         ({"weights": [0.5, 0.5], "max_order": 3}, "BLEU-WEIGHTS", "2 weights given for N = 3"),

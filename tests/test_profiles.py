@@ -291,7 +291,7 @@ def test_ascii_lower_casing_is_what_separates_multi_bleu_lc_from_unicode_lc(
         "-i",
         str(data / "wmt17-en-de/hyp.uedin-nmt.4722.de"),
     ]
-    assert main([*args, "--profile", "multi-bleu", "--lowercase", "unicode", "-q"]) == 0
+    assert main([*args, "--profile", "multi-bleu", "--case", "unicode", "-q"]) == 0
     assert capsys.readouterr().out.startswith("BLEU = 23.99")
 
 

@@ -94,12 +94,12 @@ def test_the_cli_scores_several_systems_as_sacrebleu_does(capsys: pytest.Capture
     systems = [str(s) for s in WMT17_SYSTEMS[:3]]
     code = main(["score", "--json", "-q", "-r", str(WMT17 / "ref.de"), "-i", *systems, "-tok", "13a", "-lc"])
     assert code == 0
-    documents = json.loads(capsys.readouterr().out)
-    for system, document in zip(WMT17_SYSTEMS[:3], documents, strict=True):
+    report = json.loads(capsys.readouterr().out)
+    assert report["signature"].startswith("nrefs:1|case:lc|tok:13a|N:4|")
+    for system, document in zip(WMT17_SYSTEMS[:3], report["systems"], strict=True):
         expected, _ = sacrebleu_result(system, WMT17 / "ref.de", "13a", "unicode")
         got = (*document["matches"], *document["totals"], document["hyp_len"], document["ref_len"])
         assert got == expected
-        assert document["signature"].startswith("nrefs:1|case:lc|tok:13a|N:4|")
 
 
 def test_statistics_saved_in_parts_and_merged_give_exactly_one_runs_score(
@@ -118,14 +118,14 @@ def test_statistics_saved_in_parts_and_merged_give_exactly_one_runs_score(
         (tmp_path / f"s{k}.json").write_text(capsys.readouterr().out, encoding="utf-8")
         parts.append(str(tmp_path / f"s{k}.json"))
     assert main(["score", "--json", "--stats", *parts]) == 0
-    merged = json.loads(capsys.readouterr().out)
+    merged = json.loads(capsys.readouterr().out)["systems"][0]
     assert (
         main(
             ["score", "--json", "-q", "-tok", "13a", "-i", str(WMT17_SYSTEMS[0]), "-r", str(WMT17 / "ref.de")]
         )
         == 0
     )
-    whole = json.loads(capsys.readouterr().out)
+    whole = json.loads(capsys.readouterr().out)["systems"][0]
     assert merged["score_decimal"] == whole["score_decimal"]
     assert merged["matches"] == whole["matches"]
     assert merged["segments"] == whole["segments"] == len(system)

@@ -1,0 +1,98 @@
+"""Numbers given by a user, read exactly and with bounded work (spec NUM-INPUT).
+
+Every number an option or a statistics file carries (weights, smoothing values, the
+sentinel and log-0 constants, reference lengths) goes through :func:`exact_number`: an
+int, float, Fraction, Decimal or decimal string becomes the exact rational it denotes, and
+anything non-finite, not a number, or so large or small that merely writing it down
+would take unbounded time or memory (``"1e999999999"``, ``Decimal("1e-999999999")``,
+``10**400``) is a :class:`~reference_bleu.errors.BleuOptionError` naming the rule, raised
+before any of that work is done.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from decimal import Decimal
+from fractions import Fraction
+
+from reference_bleu.errors import BleuError, BleuOptionError
+
+#: Decimal exponents a number may carry: 0, or |x| in [10^-MIN_EXPONENT, 10^MAX_EXPONENT]. Every
+#: binary64 and x87 long double value lies above the lower bound (fast-bleu's sentinel is
+#: LDBL_MIN = 2^-16382, about 3.4e-4932); the upper one leaves room below DBL_MAX.
+MAX_EXPONENT = 300
+MIN_EXPONENT = 5000
+RANGE_TEXT = f"outside ±[1e-{MIN_EXPONENT}, 1e{MAX_EXPONENT}]"
+#: Longest string accepted as a number (digits, sign, point, exponent, a "/" for fractions).
+MAX_NUMBER_TEXT = 400
+
+_DECIMAL_TEXT = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+_FRACTION_TEXT = re.compile(r"[+-]?\d+/\d+")
+
+
+def _in_range(number: Fraction, what: str, spec_id: str, error: type[BleuError]) -> Fraction:
+    if number and not Fraction(1, 10**MIN_EXPONENT) <= abs(number) <= 10**MAX_EXPONENT:
+        raise error(spec_id, f"{what} is {RANGE_TEXT}")
+    return number
+
+
+def _from_text(text: str, what: str, spec_id: str, error: type[BleuError]) -> Fraction:
+    body = text.strip()
+    if len(body) > MAX_NUMBER_TEXT:
+        raise error(spec_id, f"{what} is a string of {len(body)} characters, not a number")
+    if _FRACTION_TEXT.fullmatch(body):
+        numerator, denominator = body.split("/")
+        if int(denominator) == 0:
+            raise error(spec_id, f"{what} divides by zero: {text!r}")
+        return Fraction(int(numerator), int(denominator))
+    if not _DECIMAL_TEXT.fullmatch(body):
+        raise error(spec_id, f"{what} is not a number: {text!r}")
+    mantissa, _, exponent = body.lower().partition("e")
+    digits = mantissa.lstrip("+-").replace(".", "").lstrip("0")
+    if exponent and digits and abs(int(exponent)) > MIN_EXPONENT + MAX_NUMBER_TEXT:
+        raise error(spec_id, f"{what} is {RANGE_TEXT}: {text!r}")
+    return Fraction(body)
+
+
+def exact_number(
+    value: object, what: str, spec_id: str, error: type[BleuError] = BleuOptionError
+) -> Fraction:
+    """NUM-INPUT. ``value`` as an exact Fraction, finite, 0 or of magnitude 10^-5000 .. 10^300.
+
+    Strings are decimal numbers (``"0.25"``, ``"1e-9"``) or ratios of integers (``"1/3"``);
+    floats count at their exact binary value. The exponent is checked before the value is
+    built, so no input makes this slow. ``error`` is raised, naming ``spec_id``, otherwise.
+
+    >>> exact_number("1/3", "w_1", "BLEU-WEIGHTS")
+    Fraction(1, 3)
+    >>> exact_number("2.5e-3", "epsilon", "SMOOTH-FLOOR")
+    Fraction(1, 400)
+    >>> exact_number("1e999999999", "r", "BLEU-STATS")
+    Traceback (most recent call last):
+    ...
+    reference_bleu.errors.BleuOptionError: r is outside ±[1e-5000, 1e300]: '1e999999999' (spec BLEU-STATS)
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float | Fraction | Decimal | str):
+        raise error(spec_id, f"{what} must be a number, got {type(value).__name__}")
+    if isinstance(value, str):
+        number = _from_text(value, what, spec_id, error)
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise error(spec_id, f"{what} must be finite, got {value!r}")
+        number = Fraction(value)
+    elif isinstance(value, Decimal):
+        if not value.is_finite():
+            raise error(spec_id, f"{what} must be finite, got {value!r}")
+        if value and abs(value.adjusted()) > MIN_EXPONENT + MAX_NUMBER_TEXT:
+            raise error(spec_id, f"{what} is {RANGE_TEXT}: {value!r}")
+        number = Fraction(value)
+    elif isinstance(value, int):
+        if value.bit_length() > 4 * MAX_EXPONENT:
+            raise error(spec_id, f"{what} is {RANGE_TEXT}")
+        number = Fraction(value)
+    else:
+        if max(value.numerator.bit_length(), value.denominator.bit_length()) > 8 * MIN_EXPONENT:
+            raise error(spec_id, f"{what} is {RANGE_TEXT}")
+        number = value
+    return _in_range(number, what, spec_id, error)
