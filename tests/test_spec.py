@@ -22,10 +22,12 @@ from conformance.loader import load_tokenizer_vectors, load_vectors
 from reference_bleu.smoothing import SMOOTHING_METHODS
 
 SPEC = Path(__file__).resolve().parent.parent / "spec"
-HEADING = re.compile(r"^## ((?:BLEU|SMOOTH|TOK|EC|NUM|API|CLI|CONF|CONV|INV)(?:-[A-Z0-9]+)*)\b", re.MULTILINE)
+HEADING = re.compile(
+    r"^## ((?:BLEU|SMOOTH|TOK|EC|NUM|API|CLI|CONF|CONV|INV|SIG)(?:-[A-Z0-9]+)*)\b", re.MULTILINE
+)
 FORMULA = re.compile(r"^(BLEU|SMOOTH|TOK)-")
 DOC_ID = re.compile(r"^((?:BLEU|SMOOTH|TOK)(?:-[A-Z0-9]+)+)\. ")
-CITED = re.compile(r"\b(?:spec |\()((?:BLEU|SMOOTH|TOK|EC|NUM|API|CLI|CONF|CONV|INV)(?:-[A-Z0-9]+)*)\b")
+CITED = re.compile(r"\b(?:spec |\()((?:BLEU|SMOOTH|TOK|EC|NUM|API|CLI|CONF|CONV|INV|SIG)(?:-[A-Z0-9]+)*)\b")
 
 
 def spec_sections() -> dict[str, str]:
