@@ -262,6 +262,46 @@ def matrix(reports: list[TargetReport], markdown: bool) -> str:
     return "\n".join(lines + (["", *notes] if notes else []))
 
 
+#: Longest counterexample a report line shows; a longer one is abbreviated, never cut mid-structure.
+SHOWN_CHARACTERS = 600
+#: The abbreviations tried in turn: at most so many items of a list and characters of a string.
+_ABBREVIATIONS = ((12, 120), (6, 60), (3, 30), (2, 16), (1, 8))
+
+
+def _shortened(value: Any, items: int, characters: int) -> Any:
+    """``value`` with lists cut to ``items`` (then a "... N more" string) and strings to ``characters``."""
+    if isinstance(value, str):
+        return value if len(value) <= characters else f"{value[:characters]}... ({len(value)} characters)"
+    if isinstance(value, list | tuple):
+        kept = [_shortened(v, items, characters) for v in value[:items]]
+        return kept + ([f"... {len(value) - items} more"] if len(value) > items else [])
+    if isinstance(value, dict):
+        return {k: _shortened(v, items, characters) for k, v in value.items()}
+    return value
+
+
+def abbreviated(value: Any) -> tuple[str, bool]:
+    """A counterexample as JSON of at most SHOWN_CHARACTERS where it can be, and whether it is whole.
+
+    Long lists and strings are shortened inside the structure (CONF-REPORT): the text is always
+    valid JSON, never a prefix cut in the middle of a token.
+
+    >>> abbreviated({"hypotheses": [["a"] * 3]})
+    ('{"hypotheses": [["a", "a", "a"]]}', True)
+    >>> text, whole = abbreviated(["x" * 1000])
+    >>> whole, json.loads(text) == ["x" * 120 + "... (1000 characters)"]
+    (False, True)
+    """
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    if len(text) <= SHOWN_CHARACTERS:
+        return text, True
+    for items, characters in _ABBREVIATIONS:
+        text = json.dumps(_shortened(value, items, characters), ensure_ascii=False, default=str)
+        if len(text) <= SHOWN_CHARACTERS:
+            break
+    return text, False
+
+
 def describe(check: Check, markdown: bool = False) -> list[str]:
     """A failed or explained check: its IDs, the reason, and the counterexample or evidence."""
     why = f" (explained by {', '.join(check.explained_by)})" if check.explained_by else ""
@@ -269,8 +309,9 @@ def describe(check: Check, markdown: bool = False) -> list[str]:
     ids = ", ".join(check.spec_ids)
     lines = [f"{bullet}{check.id} [{ids}] {_MARK[check.status]}: {check.detail}{why}"]
     if check.counterexample is not None and not check.id.startswith("FP-"):
-        shown = json.dumps(check.counterexample, ensure_ascii=False, default=str)[:600]
-        lines.append(f"{indent}counterexample: {shown}")
+        shown, whole = abbreviated(check.counterexample)
+        note = "" if whole else " (abbreviated; the JSON report, --json, has it whole)"
+        lines.append(f"{indent}counterexample{note}: {shown}")
     elif check.counterexample is not None:
         for row in check.counterexample:
             lines.append(f"{indent}{row['diagnostic']}: target {row['answer']!r}")

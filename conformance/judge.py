@@ -36,7 +36,7 @@ from conformance.fingerprint import (
 )
 from conformance.invariants import INVARIANTS, Invariant, holds, same_statistics
 from conformance.loader import load_vectors
-from conformance.models import Case, model
+from conformance.models import Case, PeerTarget, model
 from conformance.strategies import corpora
 from reference_bleu import corpus_bleu, sentence_bleu
 from reference_bleu.errors import BleuError
@@ -321,8 +321,19 @@ class Judge:
         """The reference's answer under the target's conventions."""
         return reference_prediction(self.config, corpus)
 
+    def fingerprinted_peers(self) -> tuple[PeerTarget, ...]:
+        """The peers whose conventions the fingerprint placed the target at (CONF-JUDGE)."""
+        names = {f.convention.name for f in self.fingerprint.findings if f.convention is not None}
+        return tuple(p for p in PEERS if peer_name(p) in names)
+
     def explain(self, corpus: Corpus, answer: float | str) -> tuple[str, ...]:
-        """The registered divergences whose peer model reproduces ``answer`` on ``corpus`` (with the peer)."""
+        """The registered divergences of the fingerprinted peers whose model reproduces ``answer``.
+
+        Only a peer the fingerprint placed the target at can explain a difference (spec
+        CONF-JUDGE): a peer whose model merely happens to give the same number on a shrunk
+        input says nothing about the target, and listing every such peer named a dozen
+        unrelated tools on one row.
+        """
         if not isinstance(answer, float):
             return ()
         try:
@@ -330,7 +341,7 @@ class Judge:
         except BleuError:
             return ()
         found: list[str] = []
-        for peer in PEERS:
+        for peer in self.fingerprinted_peers():
             value = model(peer, case)
             if isinstance(value, float) and agrees(answer, value, self.fingerprint.tolerance):
                 applied = applied_divergences(peer, case)

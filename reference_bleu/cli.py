@@ -317,7 +317,7 @@ class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line (the CLI's exit 2), never the usage text (CLI)."""
 
     def error(self, message: str) -> NoReturn:
-        raise CliError(f"{message} (reference-bleu {self.prog.split()[-1]} -h for help)")
+        raise CliError(f"{message} ({self.prog} -h for help)")
 
 
 def _score_parser(commands: Any) -> None:
@@ -368,7 +368,12 @@ def _score_parser(commands: Any) -> None:
         "--confidence", "-ci", action="store_true", help="bootstrap 95%% confidence interval of the score"
     )
     sig.add_argument(
-        "--confidence-n", "-cin", type=int, default=CONFIDENCE_SAMPLES, metavar="N", help="resamples (1000)"
+        "--confidence-n",
+        "-cin",
+        type=int,
+        default=CONFIDENCE_SAMPLES,
+        metavar="N",
+        help="bootstrap resamples for the interval (1000)",
     )
     paired = sig.add_mutually_exclusive_group()
     paired.add_argument(
@@ -378,13 +383,26 @@ def _score_parser(commands: Any) -> None:
         "--paired-ar", "-par", action="store_true", help="paired approximate randomization test, ditto"
     )
     sig.add_argument(
-        "--paired-bs-n", "-pbsn", type=int, default=PAIRED_BS_SAMPLES, metavar="N", help="resamples (1000)"
+        "--paired-bs-n",
+        "-pbsn",
+        type=int,
+        default=PAIRED_BS_SAMPLES,
+        metavar="N",
+        help="bootstrap resamples of the paired test (1000)",
     )
     sig.add_argument(
-        "--paired-ar-n", "-parn", type=int, default=PAIRED_AR_SAMPLES, metavar="N", help="trials (10000)"
+        "--paired-ar-n",
+        "-parn",
+        type=int,
+        default=PAIRED_AR_SAMPLES,
+        metavar="N",
+        help="randomization trials of the paired test (10000)",
     )
     sig.add_argument(
-        "--seed", type=int, default=DEFAULT_SEED, help=f"random seed ({DEFAULT_SEED}, sacrebleu's)"
+        "--seed",
+        type=int,
+        default=DEFAULT_SEED,
+        help=f"seed of the random resampling ({DEFAULT_SEED}, as sacrebleu)",
     )
     _text_arguments(score)
     _input_arguments(score)
@@ -401,7 +419,9 @@ def _parser() -> argparse.ArgumentParser:
     _score_parser(commands)
 
     stats = commands.add_parser("stats", help="write the statistics of a hypothesis file as JSON (CLI-STATS)")
-    stats.add_argument("-r", "--refs", nargs="+", required=True, metavar="REF", help="reference files")
+    stats.add_argument(
+        "-r", "--refs", nargs="+", required=True, metavar="REF", help="reference files, one per reference"
+    )
     stats.add_argument(
         "-i", "--input", default=None, metavar="HYP", help="hypothesis file (default: standard input)"
     )

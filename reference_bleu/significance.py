@@ -161,6 +161,8 @@ def bootstrap_interval(
     from its summed statistics; :func:`interval` of the scores.
     """
     _check_samples(samples)
+    if not segments:
+        raise BleuOptionError("SIG-BOOTSTRAP", "resampling needs at least one segment")
     score = _scorer(options)
     packed = _Packed([segments])
     indices = _resample_indices(_generator(seed), len(segments), samples)

@@ -12,6 +12,7 @@ import json
 import lzma
 import os
 import pty
+import re
 import signal
 import subprocess
 import sys
@@ -349,3 +350,15 @@ def _listing(folder: Path) -> list[str]:
         return [str(path) for path in folder.iterdir()]
     except OSError:
         return []
+
+
+def test_every_option_is_explained_in_words() -> None:
+    """Help texts say what an option does, with the spec ID after, not the ID alone (spec CLI)."""
+    from reference_bleu.cli import _parser  # noqa: PLC0415
+
+    parser = _parser()
+    commands: Any = next(a for a in parser._actions if a.dest == "command").choices
+    for name in ("score", "stats", "explain"):
+        for action in commands[name]._actions:
+            words = [w for w in re.findall(r"[A-Za-z]{2,}", str(action.help)) if not w.isupper()]
+            assert len(words) >= 3, (name, action.option_strings, action.help)
