@@ -31,8 +31,20 @@ _DECIMAL_TEXT = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 _FRACTION_TEXT = re.compile(r"[+-]?\d+/\d+")
 
 
+_LOWEST = Fraction(1, 10**MIN_EXPONENT)
+_HIGHEST = Fraction(10**MAX_EXPONENT)
+#: 2^-16609 > 10^-5000 and 2^996 < 10^300: magnitudes between them need no big comparison.
+_SAFE_LOW_BITS, _SAFE_HIGH_BITS = -16609, 996
+
+
 def _in_range(number: Fraction, what: str, spec_id: str, error: type[BleuError]) -> Fraction:
-    if number and not Fraction(1, 10**MIN_EXPONENT) <= abs(number) <= 10**MAX_EXPONENT:
+    if not number:
+        return number
+    # 2^(b_n - 1 - b_d) < |number| < 2^(b_n + 1 - b_d), b the bit lengths: most numbers settle here
+    bits = abs(number.numerator).bit_length() - number.denominator.bit_length()
+    if _SAFE_LOW_BITS + 1 <= bits <= _SAFE_HIGH_BITS - 1:
+        return number
+    if not _LOWEST <= abs(number) <= _HIGHEST:
         raise error(spec_id, f"{what} is {RANGE_TEXT}")
     return number
 
