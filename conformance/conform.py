@@ -77,6 +77,9 @@ class TargetReport:
             "checks": [_check_json(c) for c in self.checks],
             "verdict": self.verdict.as_json() if self.verdict else None,
             "runner_error": self.runner_error,
+            "causes": [
+                {"headline": head.id, "also": [c.id for c in others]} for head, others in causes(self.checks)
+            ],
         }
 
 
@@ -318,14 +321,40 @@ def describe(check: Check, markdown: bool = False) -> list[str]:
     return lines
 
 
+def causes(checks: list[Check]) -> list[tuple[Check, list[Check]]]:
+    """The reported checks grouped by root cause (CONF-REPORT): each headline with the checks it explains.
+
+    Checks of the same status whose shrunk counterexample is the same input fail for the same
+    reason (hypothesis shrinks each to its minimal failing input: one bug, one minimal input);
+    the first in report order is the headline, the others are listed under it. A check
+    without a counterexample is its own headline.
+    """
+    groups: list[tuple[Check, list[Check]]] = []
+    leaders: dict[tuple[str, str], int] = {}
+    for check in checks:
+        if check.status not in ("fail", "explained", "insufficient"):
+            continue
+        if check.counterexample is None or check.id.startswith("FP-"):
+            groups.append((check, []))
+            continue
+        key = (check.status, json.dumps(check.counterexample, sort_keys=True, default=str))
+        if key in leaders:
+            groups[leaders[key]][1].append(check)
+        else:
+            leaders[key] = len(groups)
+            groups.append((check, []))
+    return groups
+
+
 def details(report: TargetReport, markdown: bool) -> str:
-    """Every failure and divergence of one target, with its counterexample."""
-    lines = [
-        line
-        for c in report.checks
-        if c.status in ("fail", "explained", "insufficient")
-        for line in describe(c, markdown)
-    ]
+    """Every failure and divergence of one target, grouped by root cause, with its counterexample."""
+    indent = "  " if markdown else "    "
+    lines: list[str] = []
+    for headline_check, explained in causes(report.checks):
+        lines += describe(headline_check, markdown)
+        if explained:
+            same = ", ".join(c.id for c in explained)
+            lines.append(f"{indent}the same input also fails (same cause): {same}")
     headline = report.verdict.headline() if report.verdict else "not conformant"
     title = f"{report.name}: {headline}"
     return "\n".join([f"## {title}" if markdown else title, *lines])

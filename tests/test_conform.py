@@ -380,3 +380,34 @@ def test_protocol_schema_accepts_the_harness_messages() -> None:
     message = answer(served, question, json.dumps(question))
     jsonschema.validate(message, schema)
     jsonschema.validate({"type": "hello", "protocol": "bleu-conform", "version": 1}, schema)
+
+
+def test_failures_are_grouped_by_root_cause() -> None:
+    """CONF-REPORT: checks shrunk to the same input are one cause under one headline; the line that shows
+    a long counterexample stays valid JSON."""
+    from conformance.conform import TargetReport, abbreviated, causes, details  # noqa: PLC0415
+    from conformance.judge import Check  # noqa: PLC0415
+
+    same = [[["the", "the"]], [[["the"]]]]
+    checks = [
+        Check("VECTORS", "vectors", "fail", "2 of 29 differ", ("CONF-VECTORS",)),
+        Check("DIFF-CORPUS", "corpus", "fail", "target 1.0 != reference 0.5", ("BLEU-EVAL",), same),
+        Check("INV-CLIP", "clip", "pass", "", ("INV-CLIP",)),
+        Check("DIFF-SENTENCE", "sentence", "fail", "sentence 1.0 != 0.5", ("EC-009",), same),
+        Check("INV-RANGE", "range", "fail", "score 2.0", ("INV-RANGE",), [[["a"]], [[["b"]]]]),
+    ]
+    grouped = [(head.id, [c.id for c in others]) for head, others in causes(checks)]
+    assert grouped == [("VECTORS", []), ("DIFF-CORPUS", ["DIFF-SENTENCE"]), ("INV-RANGE", [])]
+    report = TargetReport("t", "t", True, False, checks, {}, {})
+    text = details(report, markdown=False)
+    assert "the same input also fails (same cause): DIFF-SENTENCE" in text
+    assert "DIFF-SENTENCE [" not in text  # listed under its cause, not as a row of its own
+    assert report.as_json()["causes"][1] == {"headline": "DIFF-CORPUS", "also": ["DIFF-SENTENCE"]}
+    long = [[["w" * 50] * 40], [[["v" * 50] * 40]]]
+    shown, whole = abbreviated(long)
+    assert not whole
+    assert len(shown) <= 600
+    # 40 strings of 50 characters per list: 12 or 6 kept items (about 54 characters each, twice) pass
+    # 600; 3 items cut to 30 characters plus "... (50 characters)" fit: 3 kept, 37 more
+    assert json.loads(shown)[0][0][-1] == "... 37 more"
+    assert json.loads(shown)[0][0][0] == "w" * 30 + "... (50 characters)"
