@@ -197,6 +197,7 @@ class Channel:
         with contextlib.suppress(ProcessLookupError):
             self.process.kill()
         self.process.wait()
+        _await_death([*doomed, *group_members(self.process.pid)])
         self._writes.put(None)
         return code
 
@@ -209,22 +210,51 @@ class Channel:
         self.kill()
 
 
-def descendants(pid: int) -> list[int]:
-    """The processes below ``pid`` (Linux ``/proc``; elsewhere none are known): a snapshot."""
-    children: dict[int, list[int]] = {}
+#: How long the runner waits for killed processes to be gone (SIGKILL is delivered when the
+#: process next runs, which on a loaded machine is not at once); it returns sooner when they are.
+DEATH_GRACE = 10.0
+
+
+def _processes() -> list[tuple[int, bytes, int, int]]:
+    """(pid, state, parent, process group) of every process (Linux ``/proc``; elsewhere none)."""
+    table = []
     for entry in os.listdir("/proc") if os.path.isdir("/proc") else []:
         if not entry.isdigit():
             continue
         try:
             with open(f"/proc/{entry}/stat", "rb") as stat:
-                # pid (comm) state ppid ...: comm may hold spaces and parentheses, so split after the last ")"
-                parent = int(stat.read().rsplit(b")", 1)[1].split()[1])
+                # pid (comm) state ppid pgrp ...: comm may hold spaces and ")", so split after the last ")"
+                fields = stat.read().rsplit(b")", 1)[1].split()
+            table.append((int(entry), fields[0], int(fields[1]), int(fields[2])))
         except (OSError, ValueError, IndexError):
             continue
-        children.setdefault(parent, []).append(int(entry))
+    return table
+
+
+def descendants(pid: int) -> list[int]:
+    """The processes below ``pid`` (Linux ``/proc``; elsewhere none are known): a snapshot."""
+    children: dict[int, list[int]] = {}
+    for child, _state, parent, _group in _processes():
+        children.setdefault(parent, []).append(child)
     found, frontier = [], [pid]
     while frontier:
         below = children.get(frontier.pop(), [])
         found += below
         frontier += below
     return found
+
+
+def group_members(group: int) -> list[int]:
+    """The processes of process group ``group``, however far they were reparented."""
+    return [pid for pid, _state, _parent, pgrp in _processes() if pgrp == group]
+
+
+def _await_death(pids: list[int]) -> None:
+    """Wait until none of ``pids`` runs any more (gone, or a zombie: dead, only not reaped)."""
+    deadline = time.monotonic() + DEATH_GRACE
+    watched = set(pids)
+    while watched and time.monotonic() < deadline:
+        states = {pid: state for pid, state, _parent, _group in _processes() if pid in watched}
+        watched = {pid for pid, state in states.items() if state != b"Z"}
+        if watched:
+            time.sleep(0.01)

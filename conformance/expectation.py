@@ -27,11 +27,20 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from conformance.client import ProtocolTarget, TargetFaultError, TargetSkippedError
-from conformance.fingerprint import MATCH_TOLERANCE, Answer, Corpus, Fingerprint, agrees, ask
+from conformance.fingerprint import (
+    MATCH_TOLERANCE,
+    Answer,
+    Corpus,
+    Fingerprint,
+    agrees,
+    ask,
+    settle,
+    text_of,
+)
 from conformance.invariants import BY_ID, InvariantViolationError
 from conformance.judge import Check
 from conformance.loader import load_vectors
@@ -41,6 +50,7 @@ from reference_bleu.errors import BleuError, BleuOptionError
 from reference_bleu.length import REF_LENGTH_RULES
 from reference_bleu.profiles import PROFILES, Profile, option_axes, resolve
 from reference_bleu.smoothing import SMOOTHING_METHODS
+from reference_bleu.tokenizers import CASE_FOLDINGS, TOKENIZERS
 
 #: The axes the battery can observe on token input, with the spec entry that defines each.
 AXIS_SPEC = {
@@ -99,7 +109,9 @@ GENERATED = 24
 #: inputs outside BLEU's domain, a segment without references and an empty corpus (EC-006,
 #: EC-012), whose documented answers (an error, 0, skipping) the profiles do not model; the
 #: fingerprint's own rows judge them.
-NOT_IN_BATTERY = frozenset({"FP-SCALE", "FP-NO-REFERENCE", "FP-EMPTY-CORPUS"})
+NOT_IN_BATTERY = frozenset({"FP-SCALE", "FP-TEXT", "FP-NO-REFERENCE", "FP-EMPTY-CORPUS"})
+#: The text axes (FP-TEXT, text targets only), accepted as ``--accept tokenize=13a`` or ``case=unicode``.
+TEXT_AXES = {"tokenize": (TOKENIZERS, "TOK-PIPELINE"), "case": (CASE_FOLDINGS, "TOK-CASE")}
 
 
 @dataclass(frozen=True)
@@ -143,9 +155,12 @@ class Expectation:
         changes: dict[str, str] = {}
         for item in accepted:
             axis, sep, value = item.partition("=")
-            if not sep or axis not in ACCEPT_OPTION:
+            if not sep or (axis not in ACCEPT_OPTION and axis not in TEXT_AXES):
+                known = ", ".join([*ACCEPT_OPTION, *TEXT_AXES])
+                raise BleuOptionError("CONF-VERDICT", f"--accept takes AXIS=VALUE with AXIS one of {known}")
+            if axis in TEXT_AXES and value not in TEXT_AXES[axis][0]:
                 raise BleuOptionError(
-                    "CONF-VERDICT", f"--accept takes AXIS=VALUE with AXIS one of {', '.join(ACCEPT_OPTION)}"
+                    "CONF-VERDICT", f"--accept {axis}= takes one of {', '.join(TEXT_AXES[axis][0])}"
                 )
             changes[axis] = value
         expectation = cls(resolve(profile), changes)
@@ -157,6 +172,8 @@ class Expectation:
         """The expected point."""
         options = dict(self.profile.options)
         for axis, value in self.accepted.items():
+            if axis in TEXT_AXES:
+                continue
             if axis == "undefined" and value == "effective":
                 options["effective_order"] = True
             else:
@@ -167,6 +184,14 @@ class Expectation:
             raise BleuOptionError("CONF-VERDICT", f"--accept: {error}") from None
         name = self.profile.name + "".join(f" +{k}={v}" for k, v in self.accepted.items())
         return Candidate(name, options)
+
+    @property
+    def text(self) -> dict[str, str]:
+        """The expected tokenizer and case folding of a text target: the profile's, or accepted."""
+        return {
+            "tokenize": self.accepted.get("tokenize", self.profile.tokenize),
+            "case": self.accepted.get("case", self.profile.lowercase),
+        }
 
 
 @dataclass(frozen=True)
@@ -180,6 +205,8 @@ class Verdict:
     differs: tuple[tuple[str, str, str, str], ...]  # (axis, spec entry, expected value, found value)
     unaccounted: tuple[str, ...]  # checks no point accounts for
     battery: int
+    #: A text target's (tokenizer, case folding), when FP-TEXT found them (text targets only).
+    text: tuple[str, str] | None = None
 
     def as_json(self) -> dict[str, Any]:
         """The verdict in the JSON report."""
@@ -191,6 +218,7 @@ class Verdict:
             "differs": [{"axis": a, "spec": s, "expected": e, "found": f} for a, s, e, f in self.differs],
             "unaccounted": list(self.unaccounted),
             "battery": self.battery,
+            "text": None if self.text is None else {"tokenize": self.text[0], "case": self.text[1]},
         }
 
     def headline(self) -> str:
@@ -442,6 +470,38 @@ def _breaks_too(check: Check, candidate: Candidate) -> bool:
     return False
 
 
+def with_text(
+    verdict: Verdict, fingerprint: Fingerprint, expectation: Expectation, point: Candidate | None
+) -> Verdict:
+    """The verdict with a text target's tokenizer and case folding (FP-TEXT) compared with the expected.
+
+    When the fingerprint's own conventions did not explain the FP-TEXT answers, they are settled
+    again under the point the target was placed at (which predicts every other answer). A
+    tokenizer or case folding no known one explains leaves the target not conformant (FP-TEXT
+    unaccounted); a known one other than the expected makes a conformant target a variant, with
+    the axis listed beside the score axes.
+    """
+    finding = next((f for f in fingerprint.findings if f.point.id == "FP-TEXT"), None)
+    if finding is None or verdict.level in ("not conformant", "insufficient evidence"):
+        return verdict
+    text = fingerprint.text
+    if text is None and point is not None:
+        again = settle(finding.point, finding.answers, dict(point.options), point.tolerance)
+        text = text_of(again.convention.flags) if again.convention else None
+    if text is None:
+        return replace(verdict, level="not conformant", point="", differs=(), unaccounted=("FP-TEXT",))
+    found = dict(zip(("tokenize", "case"), text, strict=True))
+    expected = expectation.text
+    differs = tuple(
+        (axis, TEXT_AXES[axis][1], expected[axis], found[axis])
+        for axis in TEXT_AXES
+        if found[axis] != expected[axis]
+    )
+    if not differs:
+        return replace(verdict, text=text)
+    return replace(verdict, level="variant", differs=(*differs, *verdict.differs), text=text)
+
+
 def judge_expectation(
     target: ProtocolTarget,
     fingerprint: Fingerprint,
@@ -450,6 +510,18 @@ def judge_expectation(
     seed: int,
 ) -> Verdict:
     """CONF-VERDICT. Place the target in the convention space and compare with the expectation."""
+    verdict, point = _score_verdict(target, fingerprint, checks, expectation, seed)
+    return with_text(verdict, fingerprint, expectation, point)
+
+
+def _score_verdict(
+    target: ProtocolTarget,
+    fingerprint: Fingerprint,
+    checks: Sequence[Check],
+    expectation: Expectation,
+    seed: int,
+) -> tuple[Verdict, Candidate | None]:
+    """The verdict on the score axes (the battery against the candidate points), and the point."""
     corpora, answers = battery_answers(target, fingerprint, seed)
     tolerance = fingerprint.tolerance
     expected = expectation.candidate
@@ -472,10 +544,10 @@ def judge_expectation(
     names = tuple(dict.fromkeys(c.name for c in matched))
     open_checks = [c for c in checks if c.status not in ("pass", "n/a")]
     if faults:
-        return Verdict("not conformant", expected.name, "", names, (), tuple(faults), len(corpora))
+        return Verdict("not conformant", expected.name, "", names, (), tuple(faults), len(corpora)), None
     thin = tuple(c.id for c in checks if c.status == "insufficient")
     if thin:  # coverage is a verdict input (spec CONF-VERDICT): no verdict on skipped questions
-        return Verdict("insufficient evidence", expected.name, "", names, (), thin, len(corpora))
+        return Verdict("insufficient evidence", expected.name, "", names, (), thin, len(corpora)), None
 
     def unaccounted_by(point: Candidate) -> list[str]:
         return [
@@ -487,7 +559,7 @@ def judge_expectation(
         ]
 
     if expected in matched and not unaccounted_by(expected):
-        return Verdict("conformant", expected.name, expected.name, names, (), (), len(corpora))
+        return Verdict("conformant", expected.name, expected.name, names, (), (), len(corpora)), expected
     expected_axes = expected.axes
     ranked = sorted(
         (c for c in matched if c is not expected),
@@ -498,7 +570,9 @@ def judge_expectation(
             continue
         differs = evidenced(candidate, expected, corpora, answers)
         if not differs:  # the same observable point under another name
-            return Verdict("conformant", expected.name, candidate.name, names, (), (), len(corpora))
-        return Verdict("variant", expected.name, candidate.name, names, differs, (), len(corpora))
+            return Verdict(
+                "conformant", expected.name, candidate.name, names, (), (), len(corpora)
+            ), candidate
+        return Verdict("variant", expected.name, candidate.name, names, differs, (), len(corpora)), candidate
     unaccounted = tuple(c.id for c in open_checks) or ("no known point predicts its answers",)
-    return Verdict("not conformant", expected.name, "", names, (), unaccounted, len(corpora))
+    return Verdict("not conformant", expected.name, "", names, (), unaccounted, len(corpora)), None

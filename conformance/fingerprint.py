@@ -27,6 +27,7 @@ from reference_bleu import corpus_bleu
 from reference_bleu.errors import BleuError
 from reference_bleu.length import REF_LENGTH_RULES
 from reference_bleu.smoothing import SMOOTHING_METHODS
+from reference_bleu.tokenizers import CASE_FOLDINGS, TOKENIZERS, tokenize_line
 
 Corpus = tuple[list[list[str]], list[list[list[str]]]]
 Answer = float | str  # a score on [0, 1] (or raw, for the scale), "error", or "fault:<kind>"
@@ -441,8 +442,72 @@ def _empty_corpus(config: Config) -> tuple[Convention, ...]:
     return (_error("error", "EC-012", "error-on-empty-corpus"), _constant("zero", 0.0, "EC-012"))
 
 
+#: Text targets (``input: "text"``) get each token list joined with spaces; these lines tell the
+#: tokenizers and case foldings apart (each of the 15 pairs gives another answer vector under the
+#: paper's conventions, every order matching in every line so that no zero hides a difference).
+_TEXT = (
+    Diagnostic("case", ([words("The Cat sat on the mat today")], [[words("the cat sat on the mat today")]])),
+    Diagnostic(
+        "case beyond ASCII",
+        ([words("Été was hot on the beach today")], [[words("été was hot on the beach today")]]),
+    ),
+    Diagnostic(
+        "punctuation", ([words("the cat sat on the mat today.")], [[words("the cat sat on the mat today .")]])
+    ),
+    Diagnostic(
+        "hyphen",
+        ([words("the cat-dog sat on the mat today")], [[words("the cat - dog sat on the mat today")]]),
+    ),
+    Diagnostic(
+        "Chinese characters",
+        (
+            [words("我爱北京天安门 and the cat sat on it")],
+            [[words("我 爱 北京 天安门 and the cat sat on it")]],
+        ),
+    ),
+    Diagnostic("characters", ([words("the cat sat on the mat")], [[words("the cta sat on the mat")]])),
+)
+
+
+def retokenized(corpus: Corpus, tokenize: str, lowercase: str) -> Corpus:
+    """The corpus as a text target sees it: each token list joined with spaces, then tokenized."""
+    hypotheses, references = corpus
+
+    def again(tokens: Sequence[str]) -> list[str]:
+        return tokenize_line(" ".join(tokens), tokenize, lowercase)
+
+    return [again(h) for h in hypotheses], [[again(r) for r in rs] for rs in references]
+
+
+def _text_predictor(tokenize: str, lowercase: str) -> Callable[[Config, Corpus], Answer]:
+    return lambda config, corpus: reference_prediction(config, retokenized(corpus, tokenize, lowercase))
+
+
+def _text(config: Config) -> tuple[Convention, ...]:
+    """Every tokenizer of chapter 11 with every case folding; whitespace splitting, no folding first."""
+    return tuple(
+        Convention(
+            f"tokenize {tokenize}, case {lowercase}",
+            _text_predictor(tokenize, lowercase),
+            {},
+            (),
+            "TOK-PIPELINE",
+            frozenset({f"tokenize:{tokenize}", f"lowercase:{lowercase}"}),
+        )
+        for tokenize in TOKENIZERS
+        for lowercase in CASE_FOLDINGS
+    )
+
+
 POINTS: tuple[Point, ...] = (
     Point("FP-SCALE", ("EC-013",), "on what scale is the score?", _SCALE, _scale),
+    Point(
+        "FP-TEXT",
+        ("EC-010", "TOK-PIPELINE"),
+        "how does a text target tokenize and fold case?",
+        _TEXT,
+        _text,
+    ),
     Point("FP-PRECISION", ("EC-013",), "to what precision is the score computed?", _PRECISION, _precision),
     Point(
         "FP-REF-LENGTH",
@@ -477,10 +542,10 @@ BY_ID = {p.id: p for p in POINTS}
 # --- asking and matching ---------------------------------------------------------------------
 
 
-def ask(target: ProtocolTarget, corpus: Corpus, raw: bool = False) -> Answer:
+def ask(target: ProtocolTarget, corpus: Corpus, raw: bool = False, level: str = "corpus") -> Answer:
     """The target's answer: its score, "error" (an error or a skip), or "fault:<kind>"."""
     try:
-        return target.score("corpus", corpus[0], corpus[1], raw=raw).score
+        return target.score(level, corpus[0], corpus[1], raw=raw).score
     except TargetSkippedError:
         return "error"
     except TargetFaultError as fault:
@@ -615,10 +680,30 @@ class Fingerprint:
         """How close two of the target's scores must be to be the same (judge, invariants)."""
         return _tolerance(self.flags)
 
+    @property
+    def text(self) -> tuple[str, str] | None:
+        """A text target's tokenizer and case folding (FP-TEXT), if found."""
+        return text_of(self.flags)
+
+
+def text_of(flags: frozenset[str] | set[str]) -> tuple[str, str] | None:
+    """The (tokenizer, case folding) an FP-TEXT convention's flags name, or None."""
+    found = dict(flag.split(":", 1) for flag in flags if flag.startswith(("tokenize:", "lowercase:")))
+    return (found["tokenize"], found["lowercase"]) if len(found) == 2 else None
+
 
 def _tolerance(flags: set[str] | frozenset[str]) -> float:
     """The relative tolerance of the target's precision: binary32 once FP-PRECISION found it."""
     return BINARY32_TOLERANCE if "binary32" in flags else SCORE_TOLERANCE
+
+
+def _settled_text(finding: Finding, config: Config, flags: set[str]) -> Finding:
+    """FP-TEXT is asked second (the scale known) and settled under the paper's conventions; when no
+    tokenizer matches there, it is settled again under every convention found since (a smoothing
+    that changes even non-zero precisions, such as add-k, hides the tokenizer at first)."""
+    if finding.convention is not None:
+        return finding
+    return settle(finding.point, finding.answers, config, _tolerance(flags))
 
 
 def fingerprint(target: ProtocolTarget) -> Fingerprint:
@@ -627,9 +712,15 @@ def fingerprint(target: ProtocolTarget) -> Fingerprint:
     flags: set[str] = set()
     findings = []
     target.count_errors = False
+    text = target.capabilities.input == "text"
     for point in POINTS:
+        if point.id == "FP-TEXT" and not text:
+            continue  # token targets get tokens: tokenization and case are the caller's
         if point.id == "FP-SCALE":
             answers = [ask(target, d.corpus, raw=True) for d in point.diagnostics]
+        elif point.id == "FP-TEXT":  # one-segment lines: a sentence-only target answers them too
+            level = "corpus" if "corpus" in target.capabilities.levels else "sentence"
+            answers = [ask(target, d.corpus, level=level) for d in point.diagnostics]
         else:
             answers = [ask(target, d.corpus) for d in point.diagnostics]
         finding = settle(point, answers, config, _tolerance(flags))
@@ -639,6 +730,8 @@ def fingerprint(target: ProtocolTarget) -> Fingerprint:
             flags |= finding.convention.flags
             if point.id == "FP-SCALE":
                 target.scale = 100.0 if "percent" in finding.convention.flags else 1.0
+    findings = [_settled_text(f, config, flags) if f.point.id == "FP-TEXT" else f for f in findings]
+    flags |= next((f.convention.flags for f in findings if f.point.id == "FP-TEXT" and f.convention), set())
     target.count_errors = True
     target.score_tolerance = _tolerance(flags)
     if config.get("smoothing") == "none":

@@ -202,6 +202,7 @@ def _sacrebleu(params: dict[str, str]) -> Served:
 
     parts = [f"smooth={smooth}"] + ([f"value={value}"] if value is not None else [])
     parts += ["effective_order=true"] if eff else []
+    parts += ["tokenize=none"]  # the runner's tokens, joined with spaces, are split again as they are
     return Served(
         f"sacrebleu[{','.join(parts)}]",
         "text",

@@ -60,6 +60,29 @@ def text_bleu(hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> float:
     return independent_bleu([h.split() for h in hyps], [[r.split() for r in rs] for rs in refs])
 
 
+def _sacrebleu_13a(text: str) -> list[str]:
+    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a  # noqa: PLC0415 -- an independent tokenizer
+
+    tokenizer: Any = Tokenizer13a
+    return str(tokenizer()(text.lower())).split()
+
+
+def lowercase_13a_bleu(hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> float:
+    """The same on text lower-cased and tokenized by sacrebleu's 13a tokenizer (``--input text``)."""
+    return independent_bleu(
+        [_sacrebleu_13a(h) for h in hyps], [[_sacrebleu_13a(r) for r in rs] for rs in refs]
+    )
+
+
+def vowel_split_bleu(hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> float:
+    """The same on text split at spaces and at every "e": a tokenizer no convention knows."""
+
+    def split(text: str) -> list[str]:
+        return [t for t in text.replace("e", " e ").split() if t]
+
+    return independent_bleu([split(h) for h in hyps], [[split(r) for r in rs] for rs in refs])
+
+
 def percent_bleu(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]) -> float:
     """The same on a 0-100 scale."""
     return 100 * independent_bleu(hyps, refs)

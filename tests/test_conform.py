@@ -238,7 +238,8 @@ def test_a_peer_is_placed_at_its_profile_and_conformant_to_it(capsys: pytest.Cap
 # expecting that profile, call it conformant.
 ZOO = [
     ("nltk[method=4]", "nltk[method=4]", "nltk"),
-    ("sacrebleu[smooth=floor]", "sacrebleu[smooth=floor]", "sacrebleu"),
+    # served on the runner's space-joined tokens with tokenize="none" (FP-TEXT finds it so)
+    ("sacrebleu[smooth=floor]", "sacrebleu[smooth=floor,tokenize=none]", "sacrebleu"),
     ("torchmetrics[smooth=true]", "torchmetrics[smooth=true]", "torchmetrics"),
     ("ignite", "ignite", "ignite"),
     ("ignite[smooth=smooth1,average=micro]", "ignite[average=micro,smooth=smooth1]", "ignite"),
@@ -411,3 +412,42 @@ def test_failures_are_grouped_by_root_cause() -> None:
     # 600; 3 items cut to 30 characters plus "... (50 characters)" fit: 3 kept, 37 more
     assert json.loads(shown)[0][0][-1] == "... 37 more"
     assert json.loads(shown)[0][0][0] == "w" * 30 + "... (50 characters)"
+
+
+def test_a_text_target_is_placed_by_its_tokenizer_and_case_folding(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """FP-TEXT (EC-010): a text target lower-casing and tokenizing as 13a (sacrebleu's own tokenizer, an
+    independent implementation) is found so; against the paper (whitespace, no folding) it is a
+    variant on exactly those two axes, and conformant once they are accepted."""
+    args = ["-t", T + "lowercase_13a_bleu", "--input", "text"]
+    code, report = _report(capsys, *args)
+    target: Any = report["targets"][0]  # type: ignore[index]
+    text = next(c for c in target["checks"] if c["id"] == "FP-TEXT")
+    assert text["status"] == "pass"
+    assert "tokenize 13a, case unicode" in text["detail"]
+    assert code == 1
+    assert target["verdict"]["level"] == "variant"
+    rename = next(c for c in target["checks"] if c["id"] == "INV-RENAME")  # "The" and "the" merge: n/a
+    assert (rename["status"], rename["detail"]) == (
+        "n/a",
+        "does not hold for a text target with tokenize 13a, case unicode (FP-TEXT)",
+    )
+    assert {d["axis"]: (d["expected"], d["found"]) for d in target["verdict"]["differs"]} == {
+        "tokenize": ("none", "13a"),
+        "case": ("none", "unicode"),
+    }
+    code, report = _report(capsys, *args, "--accept", "tokenize=13a", "--accept", "case=unicode")
+    assert code == 0
+    assert report["targets"][0]["verdict"]["level"] == "conformant"  # type: ignore[index]
+
+
+def test_a_text_target_with_an_unknown_tokenizer_is_not_conformant(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, report = _report(capsys, "-t", T + "vowel_split_bleu", "--input", "text")
+    target: Any = report["targets"][0]  # type: ignore[index]
+    assert next(c for c in target["checks"] if c["id"] == "FP-TEXT")["status"] == "fail"
+    assert code == 1
+    assert target["verdict"]["level"] == "not conformant"
+    assert "FP-TEXT" in target["verdict"]["unaccounted"]  # besides the generated inputs, which hold "e"s
