@@ -21,6 +21,7 @@ import os
 import sys
 from collections import Counter
 from collections.abc import Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -90,6 +91,17 @@ class TargetUnavailableError(Exception):
         self.reason, self.install = reason, install
 
 
+#: The absolute resolution of the target's answers on the unit scale: 10^-digits / scale for a
+#: target whose scores are rounded to ``digits`` decimals, else 0 (compared as computed). Every
+#: comparison of an answer (``agrees``, the invariants) allows this much (spec CONF-PROTOCOL).
+ANSWER_RESOLUTION: ContextVar[float] = ContextVar("answer_resolution", default=0.0)
+
+
+def absolute_tolerance() -> float:
+    """The absolute tolerance of the comparisons of the current target's answers."""
+    return max(1e-300, ANSWER_RESOLUTION.get())
+
+
 @dataclass(frozen=True)
 class Capabilities:
     """What the target said of itself in answer to ``hello``."""
@@ -100,6 +112,8 @@ class Capabilities:
     statistics: bool
     scale: str | None
     versions: dict[str, str]
+    #: Decimals the scores are rounded to on the target's scale (protocol version 2), if declared.
+    digits: int | None = None
 
 
 def python_command(spec: str, input_kind: str = "tokens") -> list[str]:
@@ -117,6 +131,8 @@ class ProtocolTarget:
     #: takes a minute on a busy machine, which is no hang (spec CONF-ROBUST).
     startup_timeout: float = 120.0
     scale: float = 1.0  # the score is divided by this (100 for a percent scale)
+    #: Decimals the target's scores carry on its own scale (declared, or the runner's --digits).
+    digits: int | None = None
     faults: Counter[str] = field(default_factory=Counter)
     first_fault: dict[str, str] = field(default_factory=dict)
     first_input: dict[str, Any] = field(default_factory=dict)  # [hypotheses, references] per kind
@@ -219,6 +235,7 @@ class ProtocolTarget:
                 statistics=bool(answer.get("statistics", False)),
                 scale=answer.get("scale"),
                 versions={printable(k): printable(v) for k, v in dict(answer.get("versions", {})).items()},
+                digits=answer.get("digits"),
             )
         return self._capabilities
 

@@ -25,11 +25,18 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from conformance.channel import MAX_LINE_BYTES, Limits, limits_supported
-from conformance.client import ProtocolTarget, TargetUnavailableError, printable, python_command
+from conformance.client import (
+    ANSWER_RESOLUTION,
+    ProtocolTarget,
+    TargetUnavailableError,
+    printable,
+    python_command,
+)
 from conformance.expectation import Expectation, Verdict, judge_expectation
 from conformance.fingerprint import fingerprint
 from conformance.judge import Check, Judge
 from conformance.models import NLTK_VERSION, SACREBLEU_VERSION
+from conformance.protocol import MAX_DIGITS
 from reference_bleu.errors import BleuError
 from reference_bleu.options import VERSION
 
@@ -114,6 +121,8 @@ class RunSettings:
     timeout: float = 10.0
     startup_timeout: float = 120.0
     declared_scale: str | None = None
+    #: Decimals the target's scores are rounded to (``--digits``), when it does not declare them.
+    declared_digits: int | None = None
     progress: bool = False
     expectation: Expectation | None = None
     max_answer_bytes: int = MAX_LINE_BYTES
@@ -144,6 +153,15 @@ def run_target(spec: str, command: list[str], settings: RunSettings) -> TargetRe
 
 
 def _judged(spec: str, target: ProtocolTarget, settings: RunSettings) -> TargetReport:
+    """The target's report, its answers compared at its resolution (set by the fingerprint, reset here)."""
+    token = ANSWER_RESOLUTION.set(0.0)
+    try:
+        return _judged_at_resolution(spec, target, settings)
+    finally:
+        ANSWER_RESOLUTION.reset(token)
+
+
+def _judged_at_resolution(spec: str, target: ProtocolTarget, settings: RunSettings) -> TargetReport:
     try:
         caps = target.capabilities
     except TargetUnavailableError as error:
@@ -154,6 +172,7 @@ def _judged(spec: str, target: ProtocolTarget, settings: RunSettings) -> TargetR
             print(f"conform: {caps.name}: {stage}", file=sys.stderr, flush=True)
 
     say("fingerprinting")
+    target.digits = settings.declared_digits if settings.declared_digits is not None else caps.digits
     found = fingerprint(target)
     judge = Judge(target, found, examples=settings.examples, seed=settings.seed)
     judge.run(settings.declared_scale or caps.scale, say)
@@ -403,6 +422,15 @@ def _parser() -> argparse.ArgumentParser:
         help="the declared score scale (the fingerprint checks it)",
     )
     parser.add_argument(
+        "--digits",
+        type=int,
+        default=None,
+        metavar="K",
+        help="the decimals the target's scores are rounded to on its scale, e.g. 2 for 28.30: answers "
+        "are then compared to within one unit of the last decimal (protocol version 2 lets a "
+        "target declare it)",
+    )
+    parser.add_argument(
         "--expect",
         default="paper",
         metavar="PROFILE",
@@ -466,6 +494,7 @@ def _settings(args: argparse.Namespace) -> RunSettings:
         ("--max-answer-bytes", args.max_answer_bytes, MIN_ANSWER_BYTES, MAX_ANSWER_BYTES),
         ("--memory-limit", args.memory_limit, 0, 1 << 30),
         ("--cpu-limit", args.cpu_limit, 0, 1 << 30),
+        ("--digits", 0 if args.digits is None else args.digits, 0, MAX_DIGITS),
     )
     for name, value, low, high in bounded:
         if not low <= value <= high:
@@ -486,6 +515,7 @@ def _settings(args: argparse.Namespace) -> RunSettings:
         timeout=args.timeout,
         startup_timeout=args.startup_timeout,
         declared_scale=args.scale,
+        declared_digits=args.digits,
         progress=not args.quiet,
         expectation=expectation,
         max_answer_bytes=args.max_answer_bytes,

@@ -19,7 +19,14 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from conformance.client import SCORE_TOLERANCE, ProtocolTarget, TargetFaultError, TargetSkippedError
+from conformance.client import (
+    ANSWER_RESOLUTION,
+    SCORE_TOLERANCE,
+    ProtocolTarget,
+    TargetFaultError,
+    TargetSkippedError,
+    absolute_tolerance,
+)
 from conformance.divergences import REGISTRY, SACREBLEU_CONFIGS
 from conformance.models import Case, PeerTarget, model, reference_options
 from conformance.targets import NltkTarget
@@ -556,7 +563,7 @@ def agrees(answer: Answer, prediction: Answer, tolerance: float = MATCH_TOLERANC
     """An answer matches a prediction: the same error, or the same number within ``tolerance``."""
     if isinstance(answer, str) or isinstance(prediction, str):
         return answer == prediction
-    return math.isclose(answer, prediction, rel_tol=tolerance, abs_tol=1e-300)
+    return math.isclose(answer, prediction, rel_tol=tolerance, abs_tol=absolute_tolerance())
 
 
 def settle(point: Point, answers: Sequence[Answer], config: Config, tolerance: float = 0.0) -> Finding:
@@ -713,6 +720,9 @@ def fingerprint(target: ProtocolTarget) -> Fingerprint:
     findings = []
     target.count_errors = False
     text = target.capabilities.input == "text"
+    digits = target.digits
+    if digits is not None:  # FP-SCALE reads raw answers: one unit of their last decimal
+        ANSWER_RESOLUTION.set(10.0**-digits)
     for point in POINTS:
         if point.id == "FP-TEXT" and not text:
             continue  # token targets get tokens: tokenization and case are the caller's
@@ -730,6 +740,8 @@ def fingerprint(target: ProtocolTarget) -> Fingerprint:
             flags |= finding.convention.flags
             if point.id == "FP-SCALE":
                 target.scale = 100.0 if "percent" in finding.convention.flags else 1.0
+                if digits is not None:  # from here on answers are divided by the scale
+                    ANSWER_RESOLUTION.set(10.0**-digits / target.scale)
     findings = [_settled_text(f, config, flags) if f.point.id == "FP-TEXT" else f for f in findings]
     flags |= next((f.convention.flags for f in findings if f.point.id == "FP-TEXT" and f.convention), set())
     target.count_errors = True

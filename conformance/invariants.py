@@ -18,6 +18,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from conformance.client import ANSWER_RESOLUTION, absolute_tolerance
 from conformance.strategies import VOCABULARY, corpora, mutated, sentences
 from conformance.targets import Outcome, Target
 from reference_bleu.length import REF_LENGTH_RULES
@@ -65,9 +66,11 @@ def same_score(target: Target, a: float, b: float) -> bool:
     exact.
     """
     tolerance = float(getattr(target, "score_tolerance", 0.0))
-    if tolerance == 0.0 or not (isinstance(a, float) and isinstance(b, float)):
+    if (tolerance == 0.0 and ANSWER_RESOLUTION.get() == 0.0) or not (
+        isinstance(a, float) and isinstance(b, float)
+    ):
         return a == b
-    return math.isclose(a, b, rel_tol=tolerance, abs_tol=1e-300)
+    return math.isclose(a, b, rel_tol=tolerance, abs_tol=absolute_tolerance())
 
 
 def _max_order(target: Target) -> int:

@@ -2,9 +2,12 @@
 
 JSON lines on the target's standard input and output, one object per line, UTF-8:
 
-1. the runner sends ``{"type": "hello", "protocol": "bleu-conform", "version": 1}``; the target
-   answers ``{"type": "capabilities", "protocol": "bleu-conform", "version": 1, "name": ...,
-   "input": "tokens" | "text", "levels": ["corpus", "sentence"], "statistics": bool}``, or
+1. the runner sends ``{"type": "hello", "protocol": "bleu-conform", "version": 2}``; the target
+   answers ``{"type": "capabilities", "protocol": "bleu-conform", "version": 2, "name": ...,
+   "input": "tokens" | "text", "levels": ["corpus", "sentence"], "statistics": bool}`` (and
+   optionally ``"scale": "unit" | "percent"`` and, new in version 2, ``"digits": K``, the
+   decimals its scores are rounded to on that scale; a version-1 answer, without ``digits``,
+   is still accepted), or
    ``{"type": "unavailable", "reason": ..., "install": ...}`` when it cannot run here;
 2. for each question the runner sends ``{"type": "score", "seq": N, "level": "corpus" |
    "sentence", "hypotheses": [...], "references": [[...], ...]}`` (one list of references per
@@ -16,7 +19,8 @@ JSON lines on the target's standard input and output, one object per line, UTF-8
 3. the runner sends ``{"type": "stop"}`` and the target exits.
 
 The messages' JSON Schema is ``protocol.schema.json`` beside this file; the contract is
-versioned by ``version`` and a target that speaks another version is refused.
+versioned by ``version`` and a target that speaks a version not in ``SUPPORTED_VERSIONS`` is
+refused.
 """
 
 from __future__ import annotations
@@ -33,7 +37,11 @@ _dumps_json = json.dumps
 _sha256 = hashlib.sha256
 
 PROTOCOL = "bleu-conform"
-VERSION = 1
+VERSION = 2
+#: Versions a target may answer in: 1 (no ``digits``) and 2.
+SUPPORTED_VERSIONS = (1, 2)
+#: The most decimals a target may declare: a double holds 17 significant digits.
+MAX_DIGITS = 17
 SCHEMA_PATH = Path(__file__).with_name("protocol.schema.json")
 
 
@@ -160,8 +168,12 @@ def check_capabilities(answer: dict[str, Any]) -> None:
     problem: str | None = None
     if answer.get("type") != "capabilities" or answer.get("protocol") != PROTOCOL:
         problem = "not a capabilities message of the bleu-conform protocol"
-    elif answer.get("version") != VERSION or not _is_int(answer.get("version")):
-        problem = f"protocol version {answer.get('version')!r}; this runner speaks {VERSION}"
+    elif not _is_int(answer.get("version")) or answer.get("version") not in SUPPORTED_VERSIONS:
+        problem = f"protocol version {answer.get('version')!r}; this runner speaks {SUPPORTED_VERSIONS}"
+    elif "digits" in answer and (
+        answer["version"] < 2 or not _is_int(answer["digits"]) or not 0 <= answer["digits"] <= MAX_DIGITS
+    ):
+        problem = f"digits is not an integer in 0..{MAX_DIGITS} of a version-2 answer"
     elif not isinstance(answer.get("name", ""), str):
         problem = "name is not a string"
     elif answer.get("input", "tokens") not in ("tokens", "text"):

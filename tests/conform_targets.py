@@ -214,3 +214,8 @@ def macro(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]
 
 
 NOT_CALLABLE = 42
+
+
+def rounded_percent_bleu(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]) -> float:
+    """The same x100, printed to 2 decimals as most papers and tools print it (``--digits 2``)."""
+    return round(100 * independent_bleu(hyps, refs), 2)

@@ -380,7 +380,12 @@ def test_protocol_schema_accepts_the_harness_messages() -> None:
     question = {"type": "score", "seq": 1, "level": "corpus", "hypotheses": [["a"]], "references": [[["a"]]]}
     message = answer(served, question, json.dumps(question))
     jsonschema.validate(message, schema)
-    jsonschema.validate({"type": "hello", "protocol": "bleu-conform", "version": 1}, schema)
+    jsonschema.validate({"type": "hello", "protocol": "bleu-conform", "version": 2}, schema)
+    capabilities = {"type": "capabilities", "protocol": "bleu-conform", "name": "t", "input": "tokens"}
+    for version in (1, 2):  # a version-1 target is still understood
+        jsonschema.validate(
+            {**capabilities, "version": version, "levels": ["corpus"], "statistics": False}, schema
+        )
 
 
 def test_failures_are_grouped_by_root_cause() -> None:
@@ -451,3 +456,33 @@ def test_a_text_target_with_an_unknown_tokenizer_is_not_conformant(
     assert code == 1
     assert target["verdict"]["level"] == "not conformant"
     assert "FP-TEXT" in target["verdict"]["unaccounted"]  # besides the generated inputs, which hold "e"s
+
+
+def test_a_target_that_rounds_its_scores_is_judged_at_its_declared_digits(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """CONF-PROTOCOL version 2, ``digits``: scores printed to 2 decimals (x100) are compared to within one
+    unit of their last decimal, 1e-2 / 100 on [0, 1]; undeclared, the rounding reads as wrong answers."""
+    args = ["-t", T + "rounded_percent_bleu", "--scale", "percent"]
+    code, report = _report(capsys, *args)
+    assert code == 1
+    assert report["targets"][0]["verdict"]["level"] == "not conformant"  # type: ignore[index]
+    code, report = _report(capsys, *args, "--digits", "2")
+    bad = {k: v for k, v in _statuses(report).items() if v not in ("pass", "n/a")}
+    assert not bad, bad
+    assert code == 0
+    assert main(["-t", "reference", "--digits", "18"]) == 2
+
+
+def test_protocol_versions_one_and_two_are_spoken() -> None:
+    """A version-1 target (no ``digits``) is still accepted; ``digits`` needs version 2 and a bound."""
+    from conformance.protocol import ProtocolViolationError, check_capabilities  # noqa: PLC0415
+
+    base = {"type": "capabilities", "protocol": "bleu-conform", "name": "t", "levels": ["corpus"]}
+    check_capabilities({**base, "version": 1})
+    check_capabilities({**base, "version": 2, "digits": 2})
+    for bad in ({"version": 1, "digits": 2}, {"version": 2, "digits": 18}, {"version": 2, "digits": "2"}):
+        with pytest.raises(ProtocolViolationError):
+            check_capabilities({**base, **bad})
+    with pytest.raises(ProtocolViolationError):
+        check_capabilities({**base, "version": 3})
