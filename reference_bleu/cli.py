@@ -301,9 +301,7 @@ def _text(args: argparse.Namespace) -> dict[str, str]:
 
 
 def _options(args: argparse.Namespace, ref_length: str | None = None) -> BleuOptions:
-    given: dict[str, Any] = {k: getattr(args, k) for k in _API_OPTIONS if getattr(args, k, None) is not None}
-    if "weights" in given:
-        given["weights"] = list(given["weights"])
+    given = _given(args)
     if getattr(args, "empty_references", None) is not None:
         given["empty_references"] = args.empty_references
     if ref_length is not None:
@@ -576,11 +574,14 @@ def _references(args: argparse.Namespace) -> list[str]:
     return refs
 
 
-def _file_statistics(args: argparse.Namespace, keep: bool) -> tuple[BleuOptions, Counting, int, list[System]]:
-    """``score -r REF -i HYP...``: the options, counting, nrefs and each hypothesis file's statistics."""
+def _file_statistics(
+    args: argparse.Namespace, keep: bool, options: BleuOptions | None = None
+) -> tuple[BleuOptions, Counting, int, list[System]]:
+    """``score -r REF -i HYP...``: the options (given, else the command line's), counting, nrefs and
+    each hypothesis file's statistics."""
     refs = _references(args)
     hyps = _hypotheses(args, refs)
-    options = _options(args)
+    options = options or _options(args)
     counting = _counting(options.statistics_orders, options.ref_length, _text(args), options.empty_references)
     per_system, count = _count(args, hyps, refs, counting, keep=keep or needs_segments(options))
     systems: list[System] = [(hyp, segments, count) for hyp, segments in zip(hyps, per_system, strict=True)]
@@ -647,26 +648,15 @@ def _sentence_level(args: argparse.Namespace, profile: Profile | None) -> int:
         raise CliError(
             "-sl scores one system's segments, without --stats or statistical tests (spec CLI-OUTPUT)"
         )
-    refs = _references(args)
-    hyps = _hypotheses(args, refs)
-    options = _sentence_options(args, profile)
-    counting = _counting(options.statistics_orders, options.ref_length, _text(args), options.empty_references)
-    (segments,), _ = _count(args, hyps, refs, counting, keep=True)
-    lines = []
-    for statistics in segments:
-        result = _with_profile(score_segments([statistics], options), args, profile)
-        lines.append(result.reported_text if args.score_only else f"BLEU = {result.reported_text}")
+    options, counting, nrefs, [(_, segments, _)] = _file_statistics(
+        args, keep=True, options=_sentence_options(args, profile)
+    )
+    scores = [_with_profile(score_segments([statistics], options), args, profile) for statistics in segments]
     if args.format == "json":
-        print(
-            json.dumps(
-                {
-                    "signature": _signature(len(refs), counting, result),
-                    "scores": [r.split()[-1] for r in lines],
-                }
-            )
-        )
+        signature = _signature(nrefs, counting, scores[0])
+        print(json.dumps({"signature": signature, "scores": [r.reported_text for r in scores]}))
     else:
-        print("\n".join(lines))
+        print("\n".join(r.reported_text if args.score_only else f"BLEU = {r.reported_text}" for r in scores))
     return 0
 
 

@@ -73,15 +73,17 @@ MAX_LINE_BYTES = 16 * 1024 * 1024
 #: A UTF-8 byte-order mark, kept in the first token as sacrebleu keeps it unless asked to strip it.
 BYTE_ORDER_MARK = "\ufeff"
 
-#: Compressed formats recognised by their first bytes (CLI-INPUT), whatever the file is called.
-_MAGIC: tuple[tuple[str, Callable[[bytes], bool]], ...] = (
-    ("gzip", lambda head: head.startswith(b"\x1f\x8b")),
-    ("xz", lambda head: head.startswith(b"\xfd7zXZ\x00")),
+#: Compressed formats recognised by their first bytes (CLI-INPUT), whatever the file is called:
+#: name, test of the first ten bytes, reader of the decompressed bytes.
+_MAGIC: tuple[tuple[str, Callable[[bytes], bool], Callable[[BinaryIO], Any]], ...] = (
+    ("gzip", lambda head: head.startswith(b"\x1f\x8b"), lambda raw: gzip.GzipFile(fileobj=raw, mode="rb")),
+    ("xz", lambda head: head.startswith(b"\xfd7zXZ\x00"), lambda raw: lzma.LZMAFile(raw, mode="rb")),  # noqa: SIM115
     (
         "bzip2",
         lambda head: (
             head[:3] == b"BZh" and head[3:4].isdigit() and head[4:10] in (b"1AY&SY", b"\x17rE8P\x90")
         ),
+        lambda raw: bz2.BZ2File(raw, mode="rb"),
     ),
 )
 
@@ -110,16 +112,9 @@ def _binary(path: str, stack: ExitStack) -> tuple[BinaryIO, str]:
     if not head and not isinstance(raw, io.BufferedReader) and raw.seekable():
         head = raw.read(10)
         raw.seek(0)
-    for kind, matches in _MAGIC:
+    for kind, matches, decompressed in _MAGIC:
         if matches(head):
-            stream: Any
-            if kind == "gzip":
-                stream = gzip.GzipFile(fileobj=raw, mode="rb")
-            elif kind == "xz":
-                stream = lzma.LZMAFile(raw, mode="rb")  # noqa: SIM115 -- entered below
-            else:
-                stream = bz2.BZ2File(raw, mode="rb")
-            return stack.enter_context(stream), kind
+            return stack.enter_context(decompressed(raw)), kind
     return raw, "text"
 
 
@@ -132,7 +127,6 @@ class Source:
         self.reading = reading
         self.stream, self.kind = _binary(path, stack)
         self.digest = hashlib.sha256()
-        self.lines = 0
 
     def __iter__(self) -> Iterator[str]:
         limit = self.reading.max_line_bytes
@@ -158,7 +152,6 @@ class Source:
                     ) from None
                 if number == 1 and line.startswith(BYTE_ORDER_MARK):
                     line = self._first_line_mark(line)
-                self.lines = number
                 yield line
         except (OSError, EOFError, lzma.LZMAError) as error:
             raise BleuInputError(

@@ -141,7 +141,7 @@ def _smoothing_value(value: object, smoothing: str) -> Fraction | None:
     method = SMOOTHING_METHODS[smoothing]
     if method.parameter is None:
         raise BleuOptionError(method.spec_id, f"smoothing {smoothing!r} takes no smoothing_value")
-    number = _number(value, "smoothing_value", method.spec_id)
+    number = exact_number(value, "smoothing_value", method.spec_id)
     if number <= 0:
         raise BleuOptionError(method.spec_id, f"{method.parameter} must be positive, got {value!r}")
     return number
@@ -154,17 +154,12 @@ def _zero_value(value: object, zero_precision: str) -> Fraction | None:
         raise BleuOptionError(
             "EC-002", f"zero_value needs zero_precision sentinel or log-constant, not {zero_precision!r}"
         )
-    number = _number(value, "zero_value", "EC-002")
+    number = exact_number(value, "zero_value", "EC-002")
     if zero_precision == "sentinel" and not 0 < number < 1:
         raise BleuOptionError("EC-002", f"a sentinel precision must lie in (0, 1), got {value!r}")
     if zero_precision == "log-constant" and number >= 0:
         raise BleuOptionError("EC-002", f"a constant for log 0 must be negative, got {value!r}")
     return number
-
-
-def _number(value: object, name: str, spec_id: str) -> Fraction:
-    """A finite number given as int, float, Fraction, Decimal or string, exactly (spec NUM-INPUT)."""
-    return exact_number(value, name, spec_id)
 
 
 def _round_digits(value: object) -> int | None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from reference_bleu.combination import MAX_ORDER
 from reference_bleu.counting import (
     NGramCounts,
     Sentence,
@@ -30,7 +31,8 @@ from reference_bleu.numbers import exact_number
 
 #: Bounds on statistics read from outside (spec BLEU-STATS): a count fits a signed 64-bit integer.
 MAX_COUNT = 2**63 - 1
-MAX_STATISTICS_ORDERS = 101
+#: Orders a statistics object may carry: N, and one more for the smoothings that read order N + 1.
+MAX_STATISTICS_ORDERS = MAX_ORDER + 1
 
 
 @dataclass(frozen=True)
