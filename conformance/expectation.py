@@ -445,7 +445,9 @@ def accounted(
     corpora: list[Corpus] = []
     if check.id == "VECTORS":  # a sentence-only target was asked its one-segment vectors
         corpora = [(v.data["hypotheses"], v.data["references"]) for v in load_vectors() if not v.is_error]
-        corpora = [c for c in corpora if len(c[0]) == 1 or not sentence_only]
+        # inside BLEU's domain only: an empty corpus or a segment without references (EC-006,
+        # EC-012 vectors of other conventions) was never asked of the target
+        corpora = [c for c in corpora if c[0] and all(c[1]) and (len(c[0]) == 1 or not sentence_only)]
     elif check.id in ACCOUNTABLE_FAULTS:
         first: Any = (fault_inputs or {}).get(check.id[4:].lower())
         corpora = [(list(first[0]), list(first[1]))] if _is_corpus(first) else []

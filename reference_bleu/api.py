@@ -115,7 +115,9 @@ def scored_units(
 def score_segments(segments: Sequence[Statistics], options: BleuOptions) -> BleuResult:
     """Score segment statistics (with ``options.statistics_orders`` orders) under validated options."""
     if not segments:
-        raise BleuInputError("EC-012", "the corpus is empty: BLEU is defined for at least one segment")
+        if options.empty_corpus == "error":
+            raise BleuInputError("EC-012", "the corpus is empty: BLEU is defined for at least one segment")
+        return empty_corpus_result(options)
     total = conventional_total(segments, options)
     units = scored_units(segments, options)
     evaluations: list[Evaluation] = []
@@ -144,6 +146,25 @@ def score_segments(segments: Sequence[Statistics], options: BleuOptions) -> Bleu
         brevity_penalty_decimal=published(bp),
         smoothed_precisions=tuple(None if p is None else float(p) for p in smoothed),
         effective_weights=evaluation.w if evaluation else options.weights,
+        options=options,
+        reported=reported,
+        reported_text=repr(reported) if digits is None else f"{reported:.{digits}f}",
+    )
+
+
+def empty_corpus_result(options: BleuOptions) -> BleuResult:
+    """EC-012 under ``empty_corpus="zero"``: 0 and no statistics (torchmetrics, coco, ignite micro)."""
+    N = options.max_order
+    reported = 0.0
+    digits = options.round_digits
+    return BleuResult(
+        score=0.0,
+        score_decimal=Decimal(0),
+        statistics=Statistics((0,) * N, (0,) * N, 0, 0),
+        brevity_penalty=0.0,
+        brevity_penalty_decimal=Decimal(0),
+        smoothed_precisions=(None,) * N,
+        effective_weights=options.weights,
         options=options,
         reported=reported,
         reported_text=repr(reported) if digits is None else f"{reported:.{digits}f}",
@@ -204,14 +225,18 @@ def corpus_bleu_with(options: BleuOptions, hypotheses: Any, references: Any) -> 
     The statistics come from the fast path (NUM-FAST), which gives the literal
     functions' integers.
     """
-    hyps, refs = validate_corpus(hypotheses, references)
+    hyps, refs = validate_corpus(
+        hypotheses, references, no_reference=options.no_reference, empty_corpus=options.empty_corpus
+    )
+    rules = options.segment_rules
     segments = fast_statistics(
         hyps,
         refs,
         options.statistics_orders,
         options.ref_length,
-        empty_references=options.empty_references,
-        keep_segments=needs_segments(options),
+        rules=rules,
+        # Each segment is kept where scoring reads them, or where none may remain (EC-004, EC-006, EC-012).
+        keep_segments=needs_segments(options) or not hyps or rules.drops_segments,
     )
     return score_segments(segments, options)
 

@@ -26,7 +26,7 @@ from reference_bleu.files import (
     statistics_document,
     systems_statistics,
 )
-from reference_bleu.inputs import EMPTY_REFERENCE_RULES
+from reference_bleu.inputs import EMPTY_CANDIDATE_RULES, EMPTY_REFERENCE_RULES
 from reference_bleu.length import REF_LENGTH_RULES
 from reference_bleu.options import (
     VERSION,
@@ -62,7 +62,15 @@ from reference_bleu.significance import (
 )
 from reference_bleu.smoothing import SMOOTHING_METHODS
 from reference_bleu.statistics import MAX_STATISTICS_ORDERS, Statistics
-from reference_bleu.tokenizers import CASE_FOLDINGS, SPLIT_RULES, TOKENIZERS, tokenize_line
+from reference_bleu.tokenizers import (
+    CASE_FOLDINGS,
+    CASE_ORDERS,
+    MECAB_TOKENIZERS,
+    PAPER_TEXT,
+    SPLIT_RULES,
+    TOKENIZERS,
+    tokenize_line,
+)
 
 EXIT_USAGE = 2
 #: Ctrl-C: 128 + SIGINT, as shells report it.
@@ -231,7 +239,7 @@ def _text_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--tokenize",
         "-tok",
-        choices=TOKENIZERS,
+        choices=[*TOKENIZERS, *MECAB_TOKENIZERS],
         default=None,
         help="tokenizer: none splits on whitespace (the default); 13a is sacrebleu's and mteval's (TOK-13A)",
     )
@@ -252,6 +260,12 @@ def _text_arguments(parser: argparse.ArgumentParser) -> None:
         help="case folding by name: none, unicode (= -lc), ascii (A-Z only, as the Perl tools) (TOK-CASE)",
     )
     group.add_argument(
+        "--case-order",
+        choices=CASE_ORDERS,
+        default=None,
+        help="fold case before the tokenizer (default, sacrebleu) or after it (torchmetrics); TOK-CASE-ORDER",
+    )
+    group.add_argument(
         "--split",
         choices=SPLIT_RULES,
         default=None,
@@ -262,6 +276,12 @@ def _text_arguments(parser: argparse.ArgumentParser) -> None:
         choices=EMPTY_REFERENCE_RULES,
         default=None,
         help="an empty reference line is kept (default), dropped, or an error (EC-005)",
+    )
+    group.add_argument(
+        "--empty-candidates",
+        choices=EMPTY_CANDIDATE_RULES,
+        default=None,
+        help="an empty hypothesis line is counted (default, c = 0), dropped, or an error (EC-004)",
     )
 
 
@@ -295,15 +315,16 @@ def _profile(args: argparse.Namespace) -> Profile | None:
 def _text(args: argparse.Namespace) -> dict[str, str]:
     """The text conventions: the flags given, else the profile's, else the paper's (str.split)."""
     profile = _profile(args)
-    base = profile.text if profile else {"tokenize": "none", "lowercase": "none", "split": "unicode"}
+    base = profile.text if profile else PAPER_TEXT
     given = {k: getattr(args, k) for k in base if getattr(args, k, None) is not None}
     return {**base, **given}
 
 
 def _options(args: argparse.Namespace, ref_length: str | None = None) -> BleuOptions:
     given = _given(args)
-    if getattr(args, "empty_references", None) is not None:
-        given["empty_references"] = args.empty_references
+    for name in ("empty_references", "empty_candidates"):
+        if getattr(args, name, None) is not None:
+            given[name] = getattr(args, name)
     if ref_length is not None:
         given["ref_length"] = ref_length
     profile = _profile(args)
@@ -535,8 +556,16 @@ def _signature(nrefs: int, counting: Counting, result: BleuResult) -> str:
     return f"nrefs:{nrefs if nrefs > 0 else 'var'}|{counting.signature()}|{result.signature}"
 
 
-def _counting(orders: int, ref_length: str, text: dict[str, str], empty_references: str) -> Counting:
-    return Counting(orders, ref_length, text["tokenize"], text["lowercase"], text["split"], empty_references)  # type: ignore[arg-type]
+def _counting(
+    orders: int, ref_length: str, text: dict[str, str], empty_references: str, empty_candidates: str
+) -> Counting:
+    return Counting(
+        orders,
+        ref_length,  # type: ignore[arg-type]
+        empty_references=empty_references,
+        empty_candidates=empty_candidates,
+        **text,
+    )
 
 
 def _merged_statistics(args: argparse.Namespace) -> tuple[BleuOptions, Counting, int, list[System]]:
@@ -582,7 +611,13 @@ def _file_statistics(
     refs = _references(args)
     hyps = _hypotheses(args, refs)
     options = options or _options(args)
-    counting = _counting(options.statistics_orders, options.ref_length, _text(args), options.empty_references)
+    counting = _counting(
+        options.statistics_orders,
+        options.ref_length,
+        _text(args),
+        options.empty_references,
+        options.empty_candidates,
+    )
     per_system, count = _count(args, hyps, refs, counting, keep=keep or needs_segments(options))
     systems: list[System] = [(hyp, segments, count) for hyp, segments in zip(hyps, per_system, strict=True)]
     return options, counting, len(refs), systems
@@ -763,7 +798,13 @@ def _given(args: argparse.Namespace) -> dict[str, Any]:
 def _stats(args: argparse.Namespace) -> int:
     if not 1 <= args.orders <= MAX_STATISTICS_ORDERS:
         raise CliError(f"--orders must lie in 1..{MAX_STATISTICS_ORDERS} (spec CLI-STATS)")
-    counting = _counting(args.orders, args.ref_length, _text(args), args.empty_references or "keep")
+    counting = _counting(
+        args.orders,
+        args.ref_length,
+        _text(args),
+        args.empty_references or "keep",
+        args.empty_candidates or "keep",
+    )
     hyp = _hypotheses(args, args.refs)[0]
     digests: dict[str, str] = {}
     (segments,), count = _count(args, [hyp], args.refs, counting, keep=False, digests=digests)

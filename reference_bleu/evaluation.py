@@ -3,7 +3,8 @@
 The paper's BLEU under the options of spec API-OPTIONS, and every other point of the
 convention space of chapter 13 (CONV), in this order:
 
-0. An early return (EC-016), before anything else: a tool that returns 0 when no unigram
+0. A zero length that the point refuses (EC-004, ``zero_length="error"``: c = 0 or r = 0, where
+   tensorflow/nmt divides by them), then an early return (EC-016): a tool that returns 0 when no unigram
    matches (nltk, ignite), when no order matches (sacrebleu), or when any order has no match
    (torchmetrics). The paper has none (``early_return="none"``).
 1. Undefined orders (l_n = 0, spec EC-003): dropped with renormalised weights under
@@ -31,7 +32,7 @@ from fractions import Fraction
 from typing import NamedTuple
 
 from reference_bleu.combination import bleu, effective_order_weights
-from reference_bleu.errors import UndefinedPrecisionError
+from reference_bleu.errors import BleuInputError, UndefinedPrecisionError
 from reference_bleu.exact import Real, exp, ln, to_decimal
 from reference_bleu.length import Length, brevity_penalty
 from reference_bleu.options import BleuOptions
@@ -119,6 +120,10 @@ def evaluate(stats: Statistics, last: LastSegment | None = None, *, options: Ble
     Decimal('1')
     """
     N = options.max_order
+    if options.zero_length == "error" and not (stats.hyp_len and stats.ref_len):
+        raise BleuInputError(
+            "EC-004", f"c = {stats.hyp_len}, r = {stats.ref_len}: the ratio c / r or r / c is undefined"
+        )
     if early_return(stats, options):
         return Evaluation(Decimal(0), (None,) * N, (Fraction(0),) * N, None, (Fraction(0),) * N)
     counts = stats.counts[:N]

@@ -32,7 +32,7 @@ from itertools import repeat
 from operator import sub
 
 from reference_bleu.counting import Sentence
-from reference_bleu.inputs import conventional_references
+from reference_bleu.inputs import PAPER_RULES, SegmentRules
 from reference_bleu.length import Length, RefLengthRule, best_match_length
 from reference_bleu.statistics import Statistics, normal_length
 
@@ -142,7 +142,7 @@ def fast_system_statistics(
     orders: int,
     ref_length: RefLengthRule,
     *,
-    empty_references: str = "keep",
+    rules: SegmentRules = PAPER_RULES,
     keep_segments: bool = False,
     start: int = 0,
 ) -> list[list[Statistics]]:
@@ -151,11 +151,16 @@ def fast_system_statistics(
     Each segment's references are counted once for all systems.
     """
     sums = [_Sum(orders, keep_segments) for _ in systems]
+    checked = rules.candidates_checked
     for i, (given, *candidates) in enumerate(zip(references, *systems, strict=True), start=start):
-        refs = conventional_references(given, empty_references, i)
+        refs = rules.references(given, i)
+        if refs is None:
+            continue
         lengths = [len(r) for r in refs]
         counted = _ReferenceCounts(refs)
         for total, candidate in zip(sums, candidates, strict=True):
+            if checked and not rules.keeps_candidate(candidate, i):
+                continue
             r = lengths[0] if len(lengths) == 1 else best_match_length(len(candidate), lengths, ref_length)
             total.add(candidate, counted, r)
     return [total.result() for total in sums]
@@ -167,16 +172,16 @@ def fast_statistics(
     orders: int,
     ref_length: RefLengthRule,
     *,
-    empty_references: str = "keep",
+    rules: SegmentRules = PAPER_RULES,
     keep_segments: bool = False,
     start: int = 0,
 ) -> list[Statistics]:
     """NUM-FAST. A corpus's statistics: their sum (BLEU-CORPUS) as a one-item list, or each segment's.
 
     Equal to ``[corpus_statistics([segment_statistics(...) ...])]`` (or to the list of
-    segment statistics with ``keep_segments``) on every input; segment i's references go
-    through EC-005's ``empty_references`` rule first (errors name segment ``start + i``). An
-    empty corpus gives the zero statistics (or no segments).
+    segment statistics with ``keep_segments``) on every input; segment i goes through the
+    ``rules`` of EC-004 to EC-006 first (errors name segment ``start + i``; a dropped segment
+    is not counted). An empty corpus gives the zero statistics (or no segments).
 
     >>> fast_statistics([("it", "is", "ship")], [[("it", "is", "a", "ship")]], 2, "closest")
     [Statistics(matches=(3, 1), totals=(3, 2), hyp_len=3, ref_len=4)]
@@ -186,7 +191,7 @@ def fast_statistics(
         references,
         orders,
         ref_length,
-        empty_references=empty_references,
+        rules=rules,
         keep_segments=keep_segments,
         start=start,
     )

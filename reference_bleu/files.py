@@ -27,11 +27,24 @@ from typing import Any, BinaryIO
 
 from reference_bleu.errors import BleuError, BleuInputError
 from reference_bleu.fast import fast_system_statistics
-from reference_bleu.inputs import EMPTY_REFERENCE_RULES
+from reference_bleu.inputs import SegmentRules
 from reference_bleu.length import REF_LENGTH_RULES, RefLengthRule
 from reference_bleu.statistics import MAX_STATISTICS_ORDERS, Statistics
-from reference_bleu.tokenizers import check_case_folding, check_split_rule, tokenize_line, tokenizer
+from reference_bleu.tokenizers import (
+    check_case_folding,
+    check_case_order,
+    check_split_rule,
+    tokenize_line,
+    tokenizer,
+)
 
+#: Counting fields a statistics file may leave out (files of earlier versions), with their defaults.
+OPTIONAL_COUNTING = {
+    "split": "unicode",
+    "empty_references": "keep",
+    "empty_candidates": "keep",
+    "case_order": "before",
+}
 #: Segments per chunk handed to a worker.
 CHUNK_SIZE = 2000
 STATS_FORMAT = "reference-bleu-statistics"
@@ -50,22 +63,49 @@ class Counting:
     split: str = "unicode"
     #: EC-005: empty references kept, dropped or refused while counting.
     empty_references: str = "keep"
+    #: EC-004: empty hypothesis lines kept, dropped or refused while counting.
+    empty_candidates: str = "keep"
+    #: TOK-CASE-ORDER: case folded before the tokenizer (sacrebleu) or after it (torchmetrics).
+    case_order: str = "before"
 
     def __post_init__(self) -> None:
         tokenizer(self.tokenize)
         check_case_folding(self.lowercase)
+        check_case_order(self.case_order)
         check_split_rule(self.split)
         if self.ref_length not in REF_LENGTH_RULES:
             raise BleuInputError("EC-001", f"unknown reference length rule {self.ref_length!r}")
-        if self.empty_references not in EMPTY_REFERENCE_RULES:
-            raise BleuInputError("EC-005", f"unknown empty reference rule {self.empty_references!r}")
+        self.rules  # noqa: B018 -- validates the segment rules (EC-004, EC-005)
+
+    @property
+    def rules(self) -> SegmentRules:
+        """The segment rules of EC-004 and EC-005 (a line always gives a reference: EC-006 cannot arise)."""
+        return SegmentRules(self.empty_references, "error", self.empty_candidates)
+
+    @property
+    def text(self) -> dict[str, str]:
+        """The text conventions, as ``tokenize_line`` keywords."""
+        return {
+            "tokenize": self.tokenize,
+            "lowercase": self.lowercase,
+            "split": self.split,
+            "case_order": self.case_order,
+        }
 
     def signature(self) -> str:
         """``case:mixed|tok:13a`` and so on: the text options that change the number."""
         case = {"none": "mixed", "unicode": "lc", "ascii": "lc-ascii"}[self.lowercase]
-        split = "" if self.split == "unicode" else f"|split:{self.split}"
-        empty = "" if self.empty_references == "keep" else f"|empty_refs:{self.empty_references}"
-        return f"case:{case}|tok:{self.tokenize}{split}{empty}"
+        shown = [
+            f"|{name}:{value}"
+            for name, value, default in (
+                ("case_order", self.case_order, "before"),
+                ("split", self.split, "unicode"),
+                ("empty_refs", self.empty_references, "keep"),
+                ("empty_hyps", self.empty_candidates, "keep"),
+            )
+            if value != default
+        ]
+        return f"case:{case}|tok:{self.tokenize}{''.join(shown)}"
 
 
 #: Longest line read, in bytes without its "\n" (CLI-INPUT); ``--max-line-bytes`` changes it.
@@ -202,14 +242,14 @@ def chunk_statistics(
     number of the chunk's first segment (counted from 0), for error messages. The references
     are tokenized and counted once for all systems (NUM-FAST).
     """
-    text = (counting.tokenize, counting.lowercase, counting.split)
-    tokenized = [[tokenize_line(cell, *text) for cell in row] for row in rows]
+    text = counting.text
+    tokenized = [[tokenize_line(cell, **text) for cell in row] for row in rows]
     statistics = fast_system_statistics(
         [[row[k] for row in tokenized] for k in range(systems)],
         [row[systems:] for row in tokenized],
         counting.orders,
         counting.ref_length,
-        empty_references=counting.empty_references,
+        rules=counting.rules,
         keep_segments=keep,
         start=start,
     )
@@ -359,7 +399,7 @@ def statistics_document(
         "tokenize": counting.tokenize,
         "lowercase": counting.lowercase,
         "split": counting.split,
-        "empty_references": counting.empty_references,
+        **{name: getattr(counting, name) for name in OPTIONAL_COUNTING},
         "nrefs": len(references),
         "segments": segments,
         "hypothesis": hypothesis.to_json(),
@@ -422,11 +462,12 @@ def _read_one(path: str) -> tuple[Statistics, Counting, int, int, tuple[str, ...
     document = _load_document(path)
     orders = _count_field(document, "orders", path, 1, MAX_STATISTICS_ORDERS)
     names = {key: _field(document, key, str, path) for key in ("ref_length", "tokenize", "lowercase")}
-    split = document.get("split", "unicode")
-    empty = document.get("empty_references", "keep")
-    if not isinstance(split, str) or not isinstance(empty, str):
-        raise BleuInputError("CLI-STATS", f"{path}: 'split' and 'empty_references' must be strings")
-    counting = Counting(orders, names["ref_length"], names["tokenize"], names["lowercase"], split, empty)
+    optional = {key: document.get(key, default) for key, default in OPTIONAL_COUNTING.items()}
+    if not all(isinstance(value, str) for value in optional.values()):
+        raise BleuInputError(
+            "CLI-STATS", f"{path}: {', '.join(map(repr, OPTIONAL_COUNTING))} must be strings"
+        )
+    counting = Counting(orders, names["ref_length"], names["tokenize"], names["lowercase"], **optional)
     nrefs = _count_field(document, "nrefs", path, 1, 10**6)
     segments = _count_field(document, "segments", path, 1, MAX_SEGMENTS)
     references = document.get("references")

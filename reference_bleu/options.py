@@ -14,7 +14,7 @@ from typing import Any, Literal, get_args
 
 from reference_bleu.combination import WeightLike, weights_w_n
 from reference_bleu.errors import BleuOptionError
-from reference_bleu.inputs import EmptyReferences
+from reference_bleu.inputs import EmptyCandidates, EmptyReferences, NoReference, SegmentRules
 from reference_bleu.length import REF_LENGTH_RULES, RefLengthRule
 from reference_bleu.numbers import exact_number
 from reference_bleu.smoothing import SMOOTHING_METHODS
@@ -29,6 +29,11 @@ EarlyReturn = Literal["none", "no-unigram-match", "no-match", "any-zero"]
 BrevityPenaltyRule = Literal["paper", "coco"]
 Arithmetic = Literal["exact", "binary64", "binary32", "binary32-precisions"]
 Scale = Literal["unit", "percent"]
+#: EC-004: c = 0 or r = 0 in a scored unit takes BP's limit (the paper) or is an error (a tool
+#: that divides by them: tensorflow/nmt's ``ratio = c / r`` then ``1 / ratio``).
+ZeroLength = Literal["limit", "error"]
+#: EC-012: an empty corpus is an error, or scores 0.
+EmptyCorpus = Literal["error", "zero"]
 
 #: The value a zero precision takes under ``zero_precision="sentinel"`` unless ``zero_value``
 #: says otherwise: the smallest normal double, ``sys.float_info.min`` = 2^-1022 (nltk 3.10).
@@ -62,6 +67,10 @@ class BleuOptions:
     zero_value: Fraction | None = None
     brevity_penalty: BrevityPenaltyRule = "paper"
     empty_references: EmptyReferences = "keep"
+    no_reference: NoReference = "error"
+    empty_candidates: EmptyCandidates = "keep"
+    zero_length: ZeroLength = "limit"
+    empty_corpus: EmptyCorpus = "error"
     arithmetic: Arithmetic = "exact"
     scale: Scale = "unit"
     round_digits: int | None = None
@@ -72,6 +81,11 @@ class BleuOptions:
         if self.zero_value is not None:
             return self.zero_value
         return DEFAULT_LOG_CONSTANT if self.zero_precision == "log-constant" else DEFAULT_SENTINEL
+
+    @property
+    def segment_rules(self) -> SegmentRules:
+        """What empty candidates, empty references and missing references become (EC-004-006)."""
+        return SegmentRules(self.empty_references, self.no_reference, self.empty_candidates)
 
     @property
     def statistics_orders(self) -> int:
@@ -104,7 +118,18 @@ class BleuOptions:
 
     def convention_fields(self) -> list[str]:
         """``name:value`` for every convention of chapter 13 that is not the paper's default."""
-        names = ("denominator", "early_return", "brevity_penalty", "empty_references", "arithmetic", "scale")
+        names = (
+            "denominator",
+            "early_return",
+            "brevity_penalty",
+            "empty_references",
+            "no_reference",
+            "empty_candidates",
+            "zero_length",
+            "empty_corpus",
+            "arithmetic",
+            "scale",
+        )
         default = BleuOptions()
         shown = [f"{n}:{getattr(self, n)}" for n in names if getattr(self, n) != getattr(default, n)]
         if self.zero_precision in ("sentinel", "log-constant"):
@@ -233,6 +258,18 @@ def make_options(**options: Any) -> BleuOptions:
         ),
         empty_references=_choice(  # type: ignore[arg-type]
             "empty_references", options.get("empty_references", "keep"), get_args(EmptyReferences), "EC-005"
+        ),
+        no_reference=_choice(  # type: ignore[arg-type]
+            "no_reference", options.get("no_reference", "error"), get_args(NoReference), "EC-006"
+        ),
+        empty_candidates=_choice(  # type: ignore[arg-type]
+            "empty_candidates", options.get("empty_candidates", "keep"), get_args(EmptyCandidates), "EC-004"
+        ),
+        zero_length=_choice(  # type: ignore[arg-type]
+            "zero_length", options.get("zero_length", "limit"), get_args(ZeroLength), "EC-004"
+        ),
+        empty_corpus=_choice(  # type: ignore[arg-type]
+            "empty_corpus", options.get("empty_corpus", "error"), get_args(EmptyCorpus), "EC-012"
         ),
         arithmetic=_choice(  # type: ignore[arg-type]
             "arithmetic", options.get("arithmetic", "exact"), get_args(Arithmetic), "EC-013"

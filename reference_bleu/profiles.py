@@ -37,6 +37,8 @@ class Profile:
     tokenize: str = "none"
     lowercase: str = "none"
     split: str = "unicode"
+    #: TOK-CASE-ORDER: case folded before the tokenizer (sacrebleu, mteval) or after it (torchmetrics).
+    case_order: str = "before"
     #: ``corpus``: the tool scores a test set; ``sentence``: one segment at a time, so a test
     #: set's score is the mean of sentence scores (``aggregation="macro"``).
     level: str = "corpus"
@@ -46,7 +48,12 @@ class Profile:
     @property
     def text(self) -> dict[str, str]:
         """The text conventions, as ``tokenize_line`` keywords."""
-        return {"tokenize": self.tokenize, "lowercase": self.lowercase, "split": self.split}
+        return {
+            "tokenize": self.tokenize,
+            "lowercase": self.lowercase,
+            "split": self.split,
+            "case_order": self.case_order,
+        }
 
 
 @dataclass(frozen=True)
@@ -126,7 +133,12 @@ _SACREBLEU_EVIDENCE = (
     f"{SACREBLEU}:245 `my_log`: log 0 is -9999999999 (zero_precision=log-constant)",
     f"{SACREBLEU}:252 BP exp(1 - r/c), 0 for c = 0; :327 closest reference length, ties to the shorter",
     "sacrebleu 2.6.0 sacrebleu/sacrebleu.py:192 `--width` default 1: the score printed to 1 decimal, x100",
+    "sacrebleu 2.6.0 sacrebleu/metrics/base.py:253 `hyps[0]`: an empty corpus raises IndexError "
+    "(empty_corpus=error); :340 `None` references removed, a segment left with none raises TypeError "
+    "at bleu.py:405 (observed)",
 )
+#: What sacrebleu 2.6.0 raises where the reference raises a BleuError (observed).
+_SACREBLEU_RAISES = {"EC-006": "TypeError", "EC-012": "IndexError"}
 
 
 def _sacrebleu(params: Params) -> Profile:
@@ -139,6 +151,7 @@ def _sacrebleu(params: Params) -> Profile:
         _SACREBLEU_EVIDENCE,
         tokenize=params["tokenize"],
         lowercase="unicode" if params["lc"] == "true" else "none",
+        raises=_SACREBLEU_RAISES,
     )
 
 
@@ -156,6 +169,7 @@ def _sacrebleu_sentence(params: Params) -> Profile:
         tokenize=params["tokenize"],
         lowercase="unicode" if params["lc"] == "true" else "none",
         level="sentence",
+        raises=_SACREBLEU_RAISES,
     )
 
 
@@ -178,10 +192,11 @@ def _sacrebleu_15(params: Params) -> Profile:
     )
 
 
+_TOKENIZE = ("13a", "none", "intl", "char", "zh", "ja-mecab", "ko-mecab")
 _SACREBLEU_PARAMS: dict[str, tuple[str, ...]] = {
     "smooth": ("exp", "none", "floor", "add-k"),
     "eff": _BOOL,
-    "tokenize": ("13a", "none", "intl", "char", "zh"),
+    "tokenize": _TOKENIZE,
     "lc": _BOOL,
     "width": tuple(str(k) for k in range(10)),
 }
@@ -222,7 +237,18 @@ _NLTK_EVIDENCE = (
     f"{NLTK}:275 auto_reweigh: weights 1/c on orders 1..c when c < 4 (undefined_precision=reweigh-by-length)",
     f"{NLTK}:659 method4: 1 / (2**incvnt * k / log(hyp_len)) (SMOOTH-NLTK-4)",
     f"{NLTK}:674 method5 reads the last segment's p_5; :703 method6 the last hypothesis's n-gram count",
+    f"{NLTK}:250 `Fraction(p_numerators[i], p_denominators[i])`: an empty corpus raises ZeroDivisionError "
+    "(empty_corpus=error; the spec said nltk returns 0: corrected); a segment without references "
+    "raises KeyError (observed, nltk 3.10.4)",
 )
+
+
+#: What nltk 3.10.4 raises where the reference raises a BleuError (observed, with the line that raises).
+_NLTK_RAISES = {
+    "SMOOTH-NLTK-6": "AssertionError",
+    "EC-006": "KeyError",  # a segment without references: its hypothesis n-grams looked up in nothing
+    "EC-012": "ZeroDivisionError",  # bleu_score.py:250 Fraction(0, 0) for an empty corpus
+}
 
 
 def _nltk_options(params: Params) -> dict[str, Any]:
@@ -247,7 +273,7 @@ def _nltk(params: Params) -> Profile:
         "nltk.translate.bleu_score.corpus_bleu (SmoothingFunction().method<k>)",
         _nltk_options(params),
         _NLTK_EVIDENCE,
-        raises={"SMOOTH-NLTK-6": "AssertionError"},
+        raises=_NLTK_RAISES,
     )
 
 
@@ -260,7 +286,7 @@ def _nltk_sentence(params: Params) -> Profile:
         {**_nltk_options(params), "aggregation": "macro"},
         (*_NLTK_EVIDENCE, f"{NLTK} sentence_bleu is corpus_bleu of one segment"),
         level="sentence",
-        raises={"SMOOTH-NLTK-6": "AssertionError"},
+        raises=_NLTK_RAISES,
     )
 
 
@@ -315,11 +341,15 @@ def _mteval_13a(params: Params) -> Profile:
             "log(1 / (smooth * l_n)) with smooth doubling (SMOOTH-CC3)",
             f"{script}:853 BP exp(min(0, 1 - r/c)), 0 when c = 0; :718 closest length, ties to the shorter",
             f"{script}:932 `tr/[A-Z]/[a-z]/ unless $preserve_case` "
-            "(ASCII lower-casing by default, -c keeps case)",
+            "(ASCII lower-casing by default, -c keeps case), after :925-928 replaced the entities "
+            '(case_order=after: "&QUOT;" stays three tokens, where sacrebleu -lc makes it a quote)',
+            "run here on SGML-wrapped ../shared/data (FBK, uedin-nmt, online-A; with and without -c): "
+            "the profile prints the same 4 decimals (tests/test_profiles.py)",
             f"{script}:1067 `BLEU score = %.4f`",
         ),
         tokenize="13a",
         lowercase="none" if params["c"] == "true" else "ascii",
+        case_order="after",
     )
 
 
@@ -333,11 +363,13 @@ def _mteval_14_intl(params: Params) -> Profile:
         "NIST mteval-v14.pl with international tokenization: intl rules, Unicode lower-casing unless -c",
         base.options,
         (
-            f"{script}:969 `lc( $norm_text ) unless $preserve_case` on decoded UTF-8 (Unicode lower-casing)",
+            f"{script}:969 `lc( $norm_text ) unless $preserve_case` on decoded UTF-8 (Unicode lower-casing), "
+            "after :963-967 replaced the entities (case_order=after)",
             f"{script}:857 bleu_score as in v13a; :1076 `BLEU score = %.4f`",
         ),
         tokenize="intl",
         lowercase="none" if params["c"] == "true" else "unicode",
+        case_order="after",
     )
 
 
@@ -388,12 +420,15 @@ def _nmt(params: Params) -> Profile:
         "tensorflow/nmt compute_bleu",
         "0be8642",
         "Google's compute_bleu (tensorflow/nmt, tensor2tensor; HF evaluate's 'bleu'): shortest reference",
-        _nmt_options(params),
+        {**_nmt_options(params), "zero_length": "error"},
         (
-            f"{NMT}:70 `reference_length += min(len(r) for r in references)` (ref_length=shortest)",
+            f"{NMT}:70 `reference_length += min(len(r) for r in references)` (ref_length=shortest); "
+            "no reference: ValueError from min()",
             f"{NMT}:87-95 smooth: (m + 1) / (l + 1) at every order, 0/0 becoming 1/1; else m/l or 0",
-            f"{NMT}:103-108 ratio = c / r; BP = exp(1 - 1/ratio) when ratio <= 1",
+            f"{NMT}:103-108 ratio = c / r; BP = exp(1 - 1/ratio) when ratio <= 1: r = 0, or c = 0 "
+            "(1 / ratio), raises ZeroDivisionError (zero_length=error), an empty corpus too",
         ),
+        raises={"EC-004": "ZeroDivisionError", "EC-006": "ValueError", "EC-012": "ZeroDivisionError"},
     )
 
 
@@ -408,12 +443,17 @@ def _bleuscore(params: Params) -> Profile:
         "bleuscore (Rust) compute: tensorflow/nmt's arithmetic on 13a tokens",
         _nmt_options(params),
         (
+            "bleuscore 0.2.0 (observed): c = 0 gives BP 0 and r = 0 gives ratio inf and BP 1 in Rust floats "
+            "(zero_length=limit, unlike tensorflow/nmt); a segment without references panics "
+            "(`Option::unwrap()` on None), an empty corpus panics ('Pair statistics calculation got "
+            "empty result', crates/bleuscore/src/bleu.rs:124): PanicException",
             "bleuscore 0.2.0 src/bleu.rs compute_score: "
             "`reference_length += references_tokens.iter().map(|x| x.len()).min()` (spec 10, hand-checked)",
             "bleuscore 0.2.0: tokenizer 13a, case kept (compute([['The cat, sat on']], ['the cat,sat']) "
             "gives p_1 = 3/4 on 4 tokens); smooth as tensorflow/nmt",
         ),
         tokenize="13a",
+        raises={"EC-006": "PanicException", "EC-012": "PanicException"},
     )
 
 
@@ -422,32 +462,72 @@ _BLEUSCORE_FAMILY = Family("bleuscore", {"smooth": _BOOL}, {"smooth": "false"}, 
 TORCHMETRICS = "torchmetrics 1.9.0 torchmetrics/functional/text/bleu.py"
 
 
-def _torchmetrics(params: Params) -> Profile:
+def _torchmetrics_options(params: Params) -> dict[str, Any]:
     options: dict[str, Any] = {
         "ref_length": "closest-first",
         "early_return": "any-zero",
+        "empty_corpus": "zero",
         "arithmetic": "binary32",
     }
     if params["smooth"] == "true":
         options["smoothing"] = "chen-cherry-2"
+    return options
+
+
+_TORCHMETRICS_EVIDENCE = (
+    f"{TORCHMETRICS}:92 `target_len_diff.index(min(...))`: ties to the first listed reference; "
+    "no reference: ValueError from min()",
+    f"{TORCHMETRICS}:132 `if min(numerator) == 0.0: return 0` "
+    "before smoothing (early_return=any-zero; an empty corpus scores 0: empty_corpus=zero)",
+    f"{TORCHMETRICS}:137-140 smooth: (m + 1) / (l + 1) for n >= 2, p_1 unsmoothed (SMOOTH-CC2)",
+    f"{TORCHMETRICS}:144-147 log, sum, exp and BP on tensors of the default dtype, float32",
+)
+
+
+def _torchmetrics(params: Params) -> Profile:
     return Profile(
         _named("torchmetrics", params, _TORCHMETRICS_FAMILY.defaults),
         "torchmetrics",
         "1.9.0",
         "torchmetrics BLEUScore: float32 tensors, ties to the first reference, 0 if any order has no match",
-        options,
+        _torchmetrics_options(params),
+        (f"{TORCHMETRICS}:58 `sentence.split()` (split=unicode)", *_TORCHMETRICS_EVIDENCE),
+        raises={"EC-006": "ValueError"},
+    )
+
+
+TORCHMETRICS_SACREBLEU = "torchmetrics 1.9.0 torchmetrics/functional/text/sacre_bleu.py"
+
+
+def _torchmetrics_sacrebleu(params: Params) -> Profile:
+    return Profile(
+        _named("torchmetrics-sacrebleu", params, _TORCHMETRICS_SACREBLEU_FAMILY.defaults),
+        "torchmetrics",
+        "1.9.0",
+        "torchmetrics SacreBLEUScore: sacrebleu's tokenizers, lower-casing after them, BLEUScore arithmetic",
+        _torchmetrics_options(params),
         (
-            f"{TORCHMETRICS}:58 `sentence.split()` (split=unicode)",
-            f"{TORCHMETRICS}:92 `target_len_diff.index(min(...))`: ties to the first listed reference",
-            f"{TORCHMETRICS}:132 `if min(numerator) == 0.0: return 0` "
-            "before smoothing (early_return=any-zero)",
-            f"{TORCHMETRICS}:137-140 smooth: (m + 1) / (l + 1) for n >= 2, p_1 unsmoothed (SMOOTH-CC2)",
-            f"{TORCHMETRICS}:144-147 log, sum, exp and BP on tensors of the default dtype, float32",
+            f"{TORCHMETRICS_SACREBLEU}:153-155,168 the tokenizer first, then `line.lower()` "
+            "if lowercase, then `.split()` (case_order=after)",
+            f"{TORCHMETRICS_SACREBLEU}:213-235 13a as sacrebleu's; :237 zh, :265 intl, :298 char, "
+            ":311 ja-mecab, :330 ko-mecab",
+            f"{TORCHMETRICS_SACREBLEU}:543-556 `_bleu_score_update` and `_bleu_score_compute` of BLEUScore",
+            *_TORCHMETRICS_EVIDENCE,
         ),
+        tokenize=params["tokenize"],
+        lowercase="unicode" if params["lc"] == "true" else "none",
+        case_order="after",
+        raises={"EC-006": "ValueError"},
     )
 
 
 _TORCHMETRICS_FAMILY = Family("torchmetrics", {"smooth": _BOOL}, {"smooth": "false"}, _torchmetrics)
+_TORCHMETRICS_SACREBLEU_FAMILY = Family(
+    "torchmetrics-sacrebleu",
+    {"smooth": _BOOL, "tokenize": _TOKENIZE, "lc": _BOOL},
+    {"smooth": "false", "tokenize": "13a", "lc": "false"},
+    _torchmetrics_sacrebleu,
+)
 
 COCO = "pycocoevalcap 1.2 pycocoevalcap/bleu/bleu_scorer.py"
 
@@ -462,6 +542,7 @@ def _coco(params: Params) -> Profile:
             "smoothing": "coco",
             "undefined_precision": "smoothed",
             "brevity_penalty": "coco",
+            "empty_corpus": "zero",
             "arithmetic": "binary64",
         },
         (
@@ -471,7 +552,10 @@ def _coco(params: Params) -> Profile:
             f"{COCO}:201-202,251-253 tiny = 1e-15 added to m_n, small = 1e-9 to l_n,"
             " every order (SMOOTH-COCO)",
             f"{COCO}:254-257 ratio = (c + tiny) / (r + small); BP = exp(1 - 1/ratio) when ratio < 1 (EC-017)",
+            f"{COCO}:213-229 totals over no segment are 0: an empty corpus scores 0 (empty_corpus=zero, "
+            "observed); a segment without references fails `assert(len(ref) >= 1)` (AssertionError)",
         ),
+        raises={"EC-006": "AssertionError"},
     )
 
 
@@ -496,6 +580,8 @@ def _ignite(params: Params) -> Profile:
         options["undefined_precision"] = "one"  # (0 + 1) / (0 + 1) on the raw l_n
     else:
         options["denominator"] = "max1-total"
+    if average == "micro":
+        options["empty_corpus"] = "zero"  # :197 no unigram matched: 0, before anything else
     if smooth == "no_smooth" and average == "macro":
         # A sentence's counts are float32 tensors (torch.zeros), and no_smooth divides by them.
         options["arithmetic"] = "binary32-precisions"
@@ -518,7 +604,13 @@ def _ignite(params: Params) -> Profile:
             f"{IGNITE}:222-223 a sentence's counts are `torch.zeros` (float32); :61-62 no_smooth divides "
             "`n.item() / d` by the float32 tensor d (arithmetic=binary32-precisions)",
             f"{IGNITE}:244-245 micro counts are float64 tensors",
+            f"{IGNITE}:267-268 macro: no sentence raises NotComputableError; micro: an empty corpus has no "
+            "unigram match and scores 0 (empty_corpus=zero); no reference: ValueError from min() (observed)",
         ),
+        raises={
+            "EC-006": "ValueError",
+            **({"EC-012": "NotComputableError"} if average == "macro" else {}),
+        },
     )
 
 
@@ -585,6 +677,7 @@ PROFILES: dict[str, Family] = {
         _MULTI_BLEU_FAMILY,
         _NMT_FAMILY,
         _TORCHMETRICS_FAMILY,
+        _TORCHMETRICS_SACREBLEU_FAMILY,
         _BLEUSCORE_FAMILY,
         Family("coco", {}, {}, _coco),
         _IGNITE_FAMILY,
@@ -648,6 +741,10 @@ def option_axes(options: Mapping[str, Any]) -> dict[str, str]:
     return {
         "ref_length": o.ref_length,
         "empty_refs": o.empty_references,
+        "no_ref": o.no_reference,
+        "empty_hyps": o.empty_candidates,
+        "zero_length": o.zero_length,
+        "empty_corpus": o.empty_corpus,
         "denominator": o.denominator,
         "early_return": o.early_return,
         "undefined": undefined,
@@ -663,7 +760,7 @@ def option_axes(options: Mapping[str, Any]) -> dict[str, str]:
 def axis_values(profile: Profile) -> dict[str, str]:
     """The profile's value on every axis of CONV-SPACE (text axes and level too), defaults filled in."""
     text = {"level": profile.level, "tokenize": profile.tokenize, "lowercase": profile.lowercase}
-    return {**text, "split": profile.split, **option_axes(profile.options)}
+    return {**text, "case_order": profile.case_order, "split": profile.split, **option_axes(profile.options)}
 
 
 def profile_table(profiles: list[Profile]) -> str:

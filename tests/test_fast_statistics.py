@@ -24,7 +24,7 @@ from conformance.strategies import corpora, sentences
 from reference_bleu.errors import BleuInputError
 from reference_bleu.fast import clipped_matches, fast_statistics, fast_system_statistics
 from reference_bleu.files import Counting, systems_statistics
-from reference_bleu.inputs import conventional_references
+from reference_bleu.inputs import PAPER_RULES, SegmentRules
 from reference_bleu.length import REF_LENGTH_RULES
 from reference_bleu.statistics import Statistics, corpus_statistics, segment_statistics
 from reference_bleu.tokenizers import TOKENIZERS, tokenize_line
@@ -34,13 +34,19 @@ Corpus = tuple[list[list[str]], list[list[list[str]]]]
 
 
 def literal(
-    hyps: list[list[str]], refs: list[list[list[str]]], orders: int, rule: str, empty: str = "keep"
+    hyps: list[list[str]],
+    refs: list[list[list[str]]],
+    orders: int,
+    rule: str,
+    rules: SegmentRules = PAPER_RULES,
 ) -> list[Statistics]:
-    """Each segment's statistics by the spec's literal functions, after EC-005's rule."""
-    return [
-        segment_statistics(h, conventional_references(r, empty, i), orders, rule)  # type: ignore[arg-type]
-        for i, (h, r) in enumerate(zip(hyps, refs, strict=True))
-    ]
+    """Each segment's statistics by the spec's literal functions, after the rules of EC-004 to EC-006."""
+    kept = []
+    for i, (h, r) in enumerate(zip(hyps, refs, strict=True)):
+        references = rules.references(r, i)
+        if references is not None and rules.keeps_candidate(h, i):
+            kept.append(segment_statistics(h, references, orders, rule))  # type: ignore[arg-type]
+    return kept
 
 
 def assert_same(hyps: list[list[str]], refs: list[list[list[str]]], orders: int, rule: str) -> None:
@@ -78,16 +84,41 @@ def test_a_hand_counted_segment() -> None:
 
 
 @pytest.mark.parametrize("empty", ["keep", "drop"])
-def test_empty_reference_rules_match(empty: str) -> None:
-    hyps = [["a", "b"], ["c"]]
-    refs: list[list[list[str]]] = [[["a", "b"], []], [[], ["c", "d"]]]
-    segments = literal(hyps, refs, 2, "closest", empty)
-    assert fast_statistics(hyps, refs, 2, "closest", empty_references=empty, keep_segments=True) == segments
+@pytest.mark.parametrize("no_reference", ["empty", "drop"])
+@pytest.mark.parametrize("empty_candidates", ["keep", "drop"])
+def test_segment_rules_match(empty: str, no_reference: str, empty_candidates: str) -> None:
+    hyps = [["a", "b"], ["c"], [], ["a"], ["b"]]
+    refs: list[list[list[str]]] = [[["a", "b"], []], [[], ["c", "d"]], [["a"]], [], [[]]]
+    rules = SegmentRules(empty, no_reference, empty_candidates)
+    segments = literal(hyps, refs, 2, "closest", rules)
+    # Hand count of what remains: segment 2 (empty candidate) only under keep; segment 3 (no
+    # reference) only as one empty reference; segment 4 (only an empty reference) dropped only
+    # when empty references are dropped and segments without references are too.
+    expected = (
+        2
+        + (empty_candidates == "keep")
+        + (no_reference == "empty")
+        + (empty == "keep" or no_reference == "empty")
+    )
+    assert len(segments) == expected
+    assert fast_statistics(hyps, refs, 2, "closest", rules=rules, keep_segments=True) == segments
+    assert fast_statistics(hyps, refs, 2, "closest", rules=rules) == [corpus_statistics(segments, 2)]
 
 
 def test_errors_name_the_segment_counted_from_start() -> None:
     with pytest.raises(BleuInputError, match=r"segment 7 has an empty reference \(spec EC-005\)"):
-        fast_statistics([["a"], ["b"]], [[["a"]], [[]]], 2, "closest", empty_references="error", start=6)
+        fast_statistics([["a"], ["b"]], [[["a"]], [[]]], 2, "closest", rules=SegmentRules("error"), start=6)
+    with pytest.raises(BleuInputError, match=r"segment 7 has an empty candidate \(spec EC-004\)"):
+        fast_statistics(
+            [["a"], []],
+            [[["a"]], [["b"]]],
+            2,
+            "closest",
+            rules=SegmentRules(empty_candidates="error"),
+            start=6,
+        )
+    with pytest.raises(BleuInputError, match=r"segment 7 has no reference once empty references are dropped"):
+        fast_statistics([["a"], ["b"]], [[["a"]], [[]]], 2, "closest", rules=SegmentRules("drop"), start=6)
 
 
 def test_an_empty_corpus_is_the_zero_statistics() -> None:

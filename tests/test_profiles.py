@@ -28,6 +28,7 @@ import pytest
 
 from reference_bleu import corpus_bleu, sentence_bleu
 from reference_bleu.cli import main
+from reference_bleu.errors import BleuError
 from reference_bleu.profiles import resolve
 from reference_bleu.tokenizers import tokenize_line
 from tests.test_real_data import MULTEVAL, MULTEVAL_SYSTEMS, WMT17, WMT17_SYSTEMS, lines
@@ -38,9 +39,15 @@ REL = 1e-13
 
 @cache
 def tokens(
-    path: str, tokenize: str = "none", lowercase: str = "none", split: str = "unicode"
+    path: str,
+    tokenize: str = "none",
+    lowercase: str = "none",
+    split: str = "unicode",
+    case_order: str = "before",
 ) -> list[list[str]]:
-    return [tokenize_line(line, tokenize, lowercase, split) for line in lines(WMT17.parent / path)]
+    return [
+        tokenize_line(line, tokenize, lowercase, split, case_order) for line in lines(WMT17.parent / path)
+    ]
 
 
 def corpus(system: str, refs: tuple[str, ...], profile: str = "paper", size: int | None = None) -> Corpus:
@@ -293,6 +300,223 @@ def test_ascii_lower_casing_is_what_separates_multi_bleu_lc_from_unicode_lc(
     ]
     assert main([*args, "--profile", "multi-bleu", "--case", "unicode", "-q"]) == 0
     assert capsys.readouterr().out.startswith("BLEU = 23.99")
+
+
+# `perl mteval-v13a.pl -r ref.sgm -s src.sgm -t tst.sgm -b [-c]` and `perl mteval-v14.pl ...
+# --international-tokenization` (moses-smt/mosesdecoder@34452895f3, scripts/generic; XML::Twig and
+# Sort::Naturally from Debian), run on 2026-11-23. Each plain-text file was wrapped as one SGML
+# document, one <seg> per line, with &, < and > escaped (the reference file as the source too).
+MTEVAL_RUNS = [
+    ("FBK.4870", ("0.2688", "0.2633", "0.2713", "0.2656")),
+    ("uedin-nmt.4722", ("0.2892", "0.2830", "0.2914", "0.2850")),
+    ("online-A.0", ("0.2238", "0.2080", "0.2251", "0.2086")),
+]
+MTEVAL_PROFILES = ("mteval-13a", "mteval-13a[c=true]", "mteval-14-intl", "mteval-14-intl[c=true]")
+
+
+@pytest.mark.parametrize(("system", "printed"), MTEVAL_RUNS)
+def test_mteval_profiles_print_what_mteval_printed(
+    system: str, printed: tuple[str, ...], capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = WMT17.parent / "wmt17-en-de"
+    for profile, figure in zip(MTEVAL_PROFILES, printed, strict=True):
+        args = ["score", "-b", "-q", "--profile", profile, "-r", str(data / "ref.de")]
+        assert main([*args, "-i", str(data / f"hyp.{system}.de")]) == 0
+        assert capsys.readouterr().out.strip() == figure, profile
+
+
+# Three lines that mteval-v13a.pl scored 0.4754 (lower-cased, the default): it replaces the entity
+# "&quot;" (lower case only) before it lower-cases, so "&QUOT;" is three tokens there, where folding
+# first (sacrebleu's order) would make it the quote it escapes.
+CASE_ORDER_LINES = (
+    [
+        "He said &QUOT;Yes&QUOT; to the plan today .",
+        "Das ist &AMP; gut so , sagte er .",
+        "The İstanbul office opened in 2019 .",
+    ],
+    [
+        'he said " yes " to the plan today .',
+        "das ist & gut so , sagte er .",
+        "the istanbul office opened in 2019 .",
+    ],
+)
+
+
+def test_case_order_is_what_separates_mteval_from_folding_first(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    hyp.write_text("\n".join(CASE_ORDER_LINES[0]) + "\n", encoding="utf-8")
+    ref.write_text("\n".join(CASE_ORDER_LINES[1]) + "\n", encoding="utf-8")
+    args = ["score", "-b", "-q", "--profile", "mteval-13a", "-r", str(ref), "-i", str(hyp)]
+    assert main(args) == 0
+    assert capsys.readouterr().out.strip() == "0.4754"
+    assert main([*args, "--case-order", "before"]) == 0
+    assert capsys.readouterr().out.strip() != "0.4754"
+
+
+# --- torchmetrics' SacreBLEUScore: sacrebleu's tokenizers, then lower-casing ------------------------
+
+
+@pytest.mark.parametrize("tokenize", ["13a", "intl", "char"])
+@pytest.mark.parametrize("lc", [False, True])
+def test_torchmetrics_sacrebleu_profile_gives_its_number(tokenize: str, lc: bool) -> None:
+    text = pytest.importorskip(
+        "torchmetrics.functional.text", reason="the torchmetrics extra is not installed"
+    )
+    system, size = WMT17_SYSTEMS[2], 400 if tokenize == "char" else 1000
+    hyps, refs = lines(system)[:size], lines(WMT17 / "ref.de")[:size]
+    theirs = float(text.sacre_bleu_score(hyps, [[r] for r in refs], tokenize=tokenize, lowercase=lc))
+    profile = f"torchmetrics-sacrebleu[tokenize={tokenize},lc={str(lc).lower()}]"
+    ours = corpus_bleu(*corpus(rel(system), (WMT_REF,), profile, size), profile=profile)
+    assert close(ours.score, theirs, 1e-6)
+
+
+def test_torchmetrics_folds_case_after_tokenizing_and_sacrebleu_before() -> None:
+    # The lines above: torchmetrics lower-cases 13a's output, so "&QUOT;" stays "& quot ;" and
+    # "İ" stays one token; sacrebleu -lc folds first and scores them higher. Each profile gives
+    # its own tool's number, and the case order alone moves torchmetrics' profile off it.
+    text = pytest.importorskip(
+        "torchmetrics.functional.text", reason="the torchmetrics extra is not installed"
+    )
+    from sacrebleu.metrics.bleu import BLEU  # noqa: PLC0415
+
+    hyps, refs = CASE_ORDER_LINES
+    tm = float(text.sacre_bleu_score(hyps, [[r] for r in refs], lowercase=True))
+    sb = BLEU(lowercase=True).corpus_score(hyps, [refs]).score
+    assert tm != pytest.approx(sb / 100)
+
+    def ours(profile: str, case_order: str | None = None) -> float:
+        chosen = resolve(profile)
+        order = case_order or chosen.case_order
+        text_options = {**chosen.text, "case_order": order}
+        h = [tokenize_line(x, **text_options) for x in hyps]
+        r = [[tokenize_line(x, **text_options)] for x in refs]
+        return corpus_bleu(h, r, profile=profile).reported
+
+    assert close(ours("torchmetrics-sacrebleu[lc=true]"), tm, 1e-6)
+    assert close(ours("sacrebleu[lc=true]"), sb)
+    assert not close(ours("torchmetrics-sacrebleu[lc=true]", "before"), tm, 1e-6)
+
+
+# --- what each tool does outside BLEU's domain: an empty corpus, no reference, c = 0 --------------
+
+
+def _tool_outcome(call: Any) -> str | float:
+    """The tool's answer: its score as a float, or the name of what it raised."""
+    try:
+        return float(call())
+    except BaseException as error:  # bleuscore raises a PanicException, a BaseException
+        if isinstance(error, KeyboardInterrupt):
+            raise
+        return type(error).__name__
+
+
+def _profile_outcome(profile: str, hyps: list[list[str]], refs: list[list[list[str]]]) -> str | float:
+    """The profile's answer: its score, or the exception its ``raises`` names for the spec ID raised."""
+    try:
+        return corpus_bleu(hyps, refs, profile=profile).score
+    except BleuError as error:
+        return resolve(profile).raises.get(error.spec_id, f"BleuError {error.spec_id}")
+
+
+def _ignite(average: str) -> Any:
+    def score(hyps: list[list[str]], refs: list[list[list[str]]]) -> Any:
+        nlp = pytest.importorskip("ignite.metrics.nlp", reason="the zoo extra is not installed")
+        metric = nlp.Bleu(ngram=4, average=average)
+        metric.update((hyps, refs))
+        return metric.compute()
+
+    return score
+
+
+def _coco(hyps: list[list[str]], refs: list[list[list[str]]]) -> Any:
+    module = pytest.importorskip("pycocoevalcap.bleu.bleu", reason="the zoo extra is not installed")
+    gts = {i: [" ".join(r) for r in rs] for i, rs in enumerate(refs)}
+    res = {i: [" ".join(h)] for i, h in enumerate(hyps)}
+    with contextlib.redirect_stdout(io.StringIO()):
+        return module.Bleu(4).compute_score(gts, res)[0][3]
+
+
+def _tools() -> dict[str, Any]:
+    import bleuscore  # noqa: PLC0415
+    from nltk.translate.bleu_score import corpus_bleu as nltk_bleu  # noqa: PLC0415
+    from sacrebleu.metrics.bleu import BLEU  # noqa: PLC0415
+
+    def sacrebleu(hyps: list[list[str]], refs: list[list[list[str]]]) -> Any:
+        streams = [
+            [" ".join(rs[k]) if k < len(rs) else None for rs in refs]
+            for k in range(max(map(len, refs), default=1))
+        ]
+        return BLEU(tokenize="none").corpus_score([" ".join(h) for h in hyps], streams).score / 100  # type: ignore[arg-type]
+
+    def torchmetrics(hyps: list[list[str]], refs: list[list[list[str]]]) -> Any:
+        text = pytest.importorskip(
+            "torchmetrics.functional.text", reason="the torchmetrics extra is not installed"
+        )
+        return text.bleu_score([" ".join(h) for h in hyps], [[" ".join(r) for r in rs] for rs in refs])
+
+    return {
+        "nltk": lambda h, r: nltk_bleu(r, h),
+        "sacrebleu[tokenize=none]": sacrebleu,
+        "bleuscore": lambda h, r: bleuscore.compute(
+            [[" ".join(x) for x in rs] for rs in r], [" ".join(x) for x in h], 4, False
+        )["bleu"],
+        "torchmetrics": torchmetrics,
+        "ignite": _ignite("macro"),
+        "ignite[average=micro]": _ignite("micro"),
+        "coco": _coco,
+    }
+
+
+BOUNDARY_INPUTS: dict[str, Corpus] = {
+    "an empty corpus (EC-012)": ([], []),
+    "a segment without references (EC-006)": (
+        [["a", "b", "c", "d"], ["x", "y"]],
+        [[["a", "b", "c", "d"]], []],
+    ),
+    "an empty candidate (EC-004)": ([[]], [[["a", "b"]]]),
+    "empty references only (EC-004, r = 0)": ([["a", "b"]], [[[]]]),
+}
+
+
+@pytest.mark.parametrize("case", BOUNDARY_INPUTS)
+@pytest.mark.parametrize(
+    "profile",
+    [
+        "nltk",
+        "sacrebleu[tokenize=none]",
+        "bleuscore",
+        "torchmetrics",
+        "ignite",
+        "ignite[average=micro]",
+        "coco",
+    ],
+)
+def test_each_profile_answers_outside_the_domain_as_its_tool_does(profile: str, case: str) -> None:
+    # The oracle is the tool, run here: a score, or the exception it raises (observed; the
+    # profile's `raises` names it for the spec ID where the reference raises a BleuError).
+    hyps, refs = BOUNDARY_INPUTS[case]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = _tool_outcome(lambda: _tools()[profile](hyps, refs))
+    ours = _profile_outcome(profile, hyps, refs)
+    if isinstance(theirs, float):
+        assert isinstance(ours, float)
+        assert close(ours, theirs, 1e-6)
+    else:
+        assert ours == theirs
+
+
+def test_nmt_divides_by_c_and_r() -> None:
+    # nmt/scripts/bleu.py:103-108: ratio = translation_length / reference_length raises
+    # ZeroDivisionError for r = 0, and bp = exp(1 - 1 / ratio) for c = 0 (ratio 0.0) too.
+    for hyps, refs in (
+        BOUNDARY_INPUTS["an empty candidate (EC-004)"],
+        BOUNDARY_INPUTS["empty references only (EC-004, r = 0)"],
+    ):
+        assert _profile_outcome("nmt", hyps, refs) == "ZeroDivisionError"
+        assert _profile_outcome("bleuscore", hyps, refs) == 0.0  # its Rust floats give inf and exp(-inf)
 
 
 # `compute_bleu(reference_corpus, translation_corpus, 4, smooth)` of tensorflow/nmt@0be8642

@@ -12,9 +12,10 @@ from hypothesis import strategies as st
 
 from conformance.loader import load_tokenizer_vectors
 from conformance.strategies import texts
-from conformance.tokenization import TOKENIZER_REGISTRY, TokenizerDivergence, compare_tokens
+from conformance.tokenization import TOKENIZER_REGISTRY, TokenizerDivergence, compare_tokens, sacrebleu_tokens
 from reference_bleu import BleuError
 from reference_bleu.tokenizers import (
+    MECAB,
     fast_13a,
     fast_intl,
     fast_zh,
@@ -31,29 +32,58 @@ DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 # Expected tokens worked out by hand from the rules of spec 11, one rule per case; kept as
 # language-neutral vectors in conformance/tokenizer-vectors.json.
 HAND_CASES = [
-    (t["text"], t["tokenize"], t["lowercase"], t.get("split", "unicode"), t["tokens"])
+    (
+        t["text"],
+        t["tokenize"],
+        t["lowercase"],
+        (t.get("split", "unicode"), t.get("case_order", "before")),
+        t["tokens"],
+    )
     for t in load_tokenizer_vectors()
 ]
 
 
-@pytest.mark.parametrize(("text", "tokenize", "lowercase", "split", "expected"), HAND_CASES)
+@pytest.mark.parametrize(("text", "tokenize", "lowercase", "conventions", "expected"), HAND_CASES)
 def test_tokenizer_rule_by_hand(
-    text: str, tokenize: str, lowercase: str, split: str, expected: list[str]
+    text: str, tokenize: str, lowercase: str, conventions: tuple[str, str], expected: list[str]
 ) -> None:
-    assert tokenize_line(text, tokenize, lowercase, split) == expected
+    if tokenize in MECAB:  # MeCab's output, not a rule: the case needs the extra
+        pytest.importorskip(MECAB[tokenize].binding, reason="the mecab extra is not installed")
+    assert tokenize_line(text, tokenize, lowercase, *conventions) == expected
 
 
-# sacrebleu has no ASCII-only case folding (spec TOK-CASE) and splits with str.split only
-# (TOK-SPLIT-RULE): those cases have no oracle here.
+# sacrebleu has no ASCII-only case folding (spec TOK-CASE), splits with str.split only
+# (TOK-SPLIT-RULE) and folds before tokenizing: torchmetrics, which folds after, is the oracle
+# of those cases (below); the others have none here.
 @pytest.mark.parametrize(
     ("text", "tokenize", "lowercase", "expected"),
-    [(t, k, lc, e) for t, k, lc, split, e in HAND_CASES if lc != "ascii" and split == "unicode"],
+    [
+        (t, k, lc, e)
+        for t, k, lc, conventions, e in HAND_CASES
+        if lc != "ascii" and conventions == ("unicode", "before")
+    ],
 )
 def test_hand_cases_agree_with_sacrebleu_or_a_registered_divergence(
     text: str, tokenize: str, lowercase: str, expected: list[str]
 ) -> None:
+    if tokenize in MECAB:
+        pytest.importorskip(MECAB[tokenize].binding, reason="the mecab extra is not installed")
     verdict = compare_tokens(text, tokenize, lowercase)
     assert verdict.peer == expected or verdict.ok
+
+
+@pytest.mark.parametrize(
+    ("text", "tokenize", "lowercase", "expected"),
+    [(t, k, lc, e) for t, k, lc, conventions, e in HAND_CASES if conventions[1] == "after"],
+)
+def test_case_order_after_cases_agree_with_torchmetrics(
+    text: str, tokenize: str, lowercase: str, expected: list[str]
+) -> None:
+    module = pytest.importorskip(
+        "torchmetrics.functional.text.sacre_bleu", reason="the torchmetrics extra is not installed"
+    )
+    theirs = module._SacreBLEUTokenizer.tokenize(text, tokenize, lowercase=lowercase == "unicode")
+    assert list(theirs) == expected
 
 
 def test_ascii_folding_is_not_unicode_folding() -> None:
@@ -149,3 +179,52 @@ def test_scoring_uses_the_fast_forms(tokenize: str) -> None:
     line = "«Größe»: 3,5 m² — 我们在2019年 &amp; (1990-2000)."
     expected = {"13a": fast_13a, "intl": fast_intl, "zh": fast_zh}[tokenize](line).split()
     assert tokenize_line(line, tokenize) == expected
+
+
+# --- TOK-MECAB: MeCab with sacrebleu's pinned dictionaries (the mecab extra) -------------------
+
+#: Words and punctuation of Japanese and Korean, so MeCab segments real morphology; mixed with
+#: the generic pieces (ASCII, digits, Unicode spaces and arbitrary characters).
+MECAB_PIECES = (
+    "今日は", "いい", "天気", "ですね", "。", "、", "東京都", "に", "行きました", "カタカナ", "ｶﾀｶﾅ",
+    "１２３", "「引用」", "안녕하세요", "반갑습니다", "한국어", "형태소", "분석기", "입니다", ".", " ", "\u3000",
+    "A", "Ｂ", "2019年", "?", "!",
+)  # fmt: skip
+
+
+def mecab_texts() -> st.SearchStrategy[str]:
+    piece = st.one_of(st.sampled_from(MECAB_PIECES), texts(3))
+    return st.lists(piece, max_size=10).map("".join)
+
+
+@pytest.mark.parametrize("tokenize", ["ja-mecab", "ko-mecab"])
+@pytest.mark.parametrize("lowercase", ["none", "unicode"])
+def test_mecab_tokens_equal_sacrebleus(tokenize: str, lowercase: str) -> None:
+    pytest.importorskip(
+        "MeCab" if tokenize == "ja-mecab" else "mecab_ko", reason="the mecab extra is not installed"
+    )
+
+    @given(mecab_texts())
+    def check(text: str) -> None:
+        ours = tokenize_line(text, tokenize, lowercase)
+        assert ours == sacrebleu_tokens(text, tokenize, lowercase), text
+
+    check()
+    # A sentence segmented by hand from IPAdic's and mecab-ko-dic's entries (MeCab's wakati output).
+    sentence, expected = {
+        "ja-mecab": ("今日はいい天気ですね。", ["今日", "は", "いい", "天気", "です", "ね", "。"]),
+        "ko-mecab": ("안녕하세요 반갑습니다.", ["안녕", "하", "세요", "반갑", "습니다", "."]),
+    }[tokenize]
+    assert tokenize_line(sentence, tokenize, lowercase) == expected
+
+
+def test_a_missing_mecab_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    from reference_bleu import tokenizers  # noqa: PLC0415
+
+    tokenizers._mecab_tagger.cache_clear()
+    monkeypatch.setitem(
+        tokenizers.MECAB, "ja-mecab", tokenizers.MecabSetup("no_such_module", "ipadic", 1, "Japanese")
+    )
+    with pytest.raises(BleuError, match=r"reference-bleu\[mecab\].*spec TOK-MECAB"):
+        tokenize_line("今日", "ja-mecab")
+    tokenizers._mecab_tagger.cache_clear()

@@ -67,7 +67,7 @@ def test_tokenizer_vectors_are_well_formed() -> None:
     assert data["number_of_tests"] == len(tests)
     keys = {"id", "spec_ids", "description", "tokenize", "lowercase", "text", "tokens"}
     for test in tests:
-        assert set(test) - {"split"} == keys, test["id"]
+        assert set(test) - {"split", "case_order"} == keys, test["id"]
         split = test.get("split", "unicode")
         assert split in ("unicode", "ascii", "space"), test["id"]
         # Under Python's split a token is a non-empty run of non-whitespace; Perl's ASCII split
