@@ -33,6 +33,7 @@ from conformance.targets import NltkTarget, SacrebleuTarget
 from conformance.tokenization import TOKENIZER_REGISTRY, compare_tokens
 from reference_bleu import BleuError, corpus_bleu, make_options
 from reference_bleu.api import score_segments
+from reference_bleu.profiles import PROFILES, paper_differences, resolve
 
 CHAPTER = Path(__file__).resolve().parent.parent / "spec" / "10-divergences.md"
 #: The chapter's last section is written by hand (each verdict of the conformance matrix
@@ -488,6 +489,7 @@ def chapter() -> str:
             f"the reference gives `{verdict.reference!r}`",
             "",
         ]
+    lines += profiles_section()
     lines += ["## Tokenization", ""]
     for t in TOKENIZER_REGISTRY:
         text, tokenize, lowercase = t.example
@@ -506,6 +508,43 @@ def chapter() -> str:
     current = CHAPTER.read_text(encoding="utf-8") if CHAPTER.exists() else ""
     start = current.find(HAND_WRITTEN)
     return "\n".join(lines) + ("\n" + current[start:] if start >= 0 else "")
+
+
+def profiles_section() -> list[str]:
+    """The generated section: every profile's departures from the paper, with its evidence and entries."""
+    lines = [
+        "## Every profile's divergences from the paper",
+        "",
+        "Generated from the profiles (`reference_bleu/profiles.py`, spec",
+        "[CONV-PROFILES](13-conventions.md#conv-profiles)): for each tool, every axis on which it is",
+        "not the paper, the spec entry of that axis, the DIV entries above that the axes make, what",
+        "the tool raises where the reference raises a BleuError, and the evidence from its source",
+        "and its runs. The reference at the profile gives the tool's number (tests/test_profiles.py).",
+        "",
+    ]
+    for name in PROFILES:
+        if name == "paper":
+            continue
+        profile = resolve(name)
+        entries = [
+            d.id
+            for d in REGISTRY
+            if d.peer == profile.tool
+            and all(str(profile.options.get(option)) == str(value) for option, value in d.axes)
+        ]
+        differences = "; ".join(
+            f"`{axis}={value}` ({entry})" for axis, value, entry in paper_differences(profile)
+        )
+        lines += [f"### {profile.name}", "", f"**{profile.tool} {profile.version}.** {profile.summary}.", ""]
+        lines.append(f"- Axes: {differences}")
+        if entries:
+            lines.append(f"- Registered divergences: {', '.join(entries)}")
+        if profile.raises:
+            raised = ", ".join(f"{spec_id}: `{name}`" for spec_id, name in profile.raises.items())
+            lines.append(f"- Raises where the reference raises a BleuError: {raised}")
+        lines += [f"- Evidence: {e}" for e in profile.evidence]
+        lines.append("")
+    return lines
 
 
 def main(argv: list[str]) -> int:

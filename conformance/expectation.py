@@ -48,21 +48,27 @@ from conformance.targets import ReferenceTarget
 from reference_bleu import corpus_bleu
 from reference_bleu.errors import BleuError, BleuOptionError
 from reference_bleu.length import REF_LENGTH_RULES
-from reference_bleu.profiles import PROFILES, Profile, option_axes, resolve
+from reference_bleu.profiles import AXIS_ENTRIES, PROFILES, Profile, option_axes, resolve
 from reference_bleu.smoothing import SMOOTHING_METHODS
 from reference_bleu.tokenizers import CASE_FOLDINGS, TOKENIZERS
 
-#: The axes the battery can observe on token input, with the spec entry that defines each.
+#: The axes the battery can observe on token input, with the spec entry that defines each
+#: (the arithmetic as EC-013, the precision of the printed score, which the runner sees).
 AXIS_SPEC = {
-    "ref_length": "EC-001",
-    "empty_refs": "EC-005",
-    "denominator": "EC-015",
-    "early_return": "EC-016",
-    "undefined": "EC-003",
-    "zero": "EC-002",
-    "smoothing": "SMOOTH",
-    "bp": "EC-017",
-    "aggregation": "EC-009",
+    **{
+        axis: AXIS_ENTRIES[axis]
+        for axis in (
+            "ref_length",
+            "empty_refs",
+            "denominator",
+            "early_return",
+            "undefined",
+            "zero",
+            "smoothing",
+            "bp",
+            "aggregation",
+        )
+    },
     "arithmetic": "EC-013",
 }
 #: ``--accept AXIS=VALUE``: the option each axis is set through.
@@ -444,10 +450,8 @@ def accounted(
         return _breaks_too(check, candidate)
     corpora: list[Corpus] = []
     if check.id == "VECTORS":  # a sentence-only target was asked its one-segment vectors
-        corpora = [(v.data["hypotheses"], v.data["references"]) for v in load_vectors() if not v.is_error]
-        # inside BLEU's domain only: an empty corpus or a segment without references (EC-006,
-        # EC-012 vectors of other conventions) was never asked of the target
-        corpora = [c for c in corpora if c[0] and all(c[1]) and (len(c[0]) == 1 or not sentence_only)]
+        corpora = [(v.data["hypotheses"], v.data["references"]) for v in load_vectors() if v.scored]
+        corpora = [c for c in corpora if len(c[0]) == 1 or not sentence_only]
     elif check.id in ACCOUNTABLE_FAULTS:
         first: Any = (fault_inputs or {}).get(check.id[4:].lower())
         corpora = [(list(first[0]), list(first[1]))] if _is_corpus(first) else []

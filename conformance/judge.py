@@ -86,6 +86,10 @@ class ThinEvidenceError(Exception):
     """A check's target skipped as many questions as the check has examples, answering fewer than half."""
 
 
+class NothingToAskError(Exception):
+    """A check met only questions at levels the target does not declare, as many as it has examples."""
+
+
 class CheckFailureError(AssertionError):
     """A check failed on one input (hypothesis shrinks it)."""
 
@@ -139,11 +143,16 @@ class Judge:
             return failing[0] if failing else None
 
         answered_before, skipped_before = self.target.answered, self.target.skipped
+        undeclared = [0]  # questions at a level the target does not declare: never asked
 
         def test(example: Any) -> None:
             try:
                 body(example)
             except TargetSkippedError as skip:
+                if skip.declared:
+                    undeclared[0] += 1
+                    if undeclared[0] >= self.examples and self.target.answered == answered_before:
+                        raise NothingToAskError from None  # generating more would only skip again
                 skips = self.target.skipped - skipped_before
                 if not skip.declared and skips >= self.examples > 2 * (
                     self.target.answered - answered_before
@@ -177,6 +186,8 @@ class Judge:
             check = self._attempts(ident, title, spec_ids, attempt, last)
         except ThinEvidenceError:
             check = Check(ident, title, "n/a", "stopped: the target skipped most questions", spec_ids)
+        except NothingToAskError:
+            check = Check(ident, title, "n/a", "the target declares no level this check asks at", spec_ids)
         answered = self.target.answered - answered_before
         skipped = self.target.skipped - skipped_before
         return covered(replace(check, answered=answered, asked=answered + skipped))
@@ -483,7 +494,7 @@ class Judge:
             except BleuError:
                 continue
             corpus = (vector.data["hypotheses"], vector.data["references"])
-            if vector.is_error or not self.acceptable(corpus):
+            if not vector.scored or not self.acceptable(corpus):
                 continue
             used += 1
             try:

@@ -42,6 +42,13 @@ class Vector:
         """True when the case expects a BleuError."""
         return "error" in self.expected
 
+    @property
+    def scored(self) -> bool:
+        """A score inside BLEU's domain: not an error, a corpus of at least one segment, every
+        segment with a reference (vectors of EC-006 and EC-012 conventions are outside: peers
+        and targets are never asked them)."""
+        return not self.is_error and bool(self.data["hypotheses"]) and all(self.data["references"])
+
     def api_options(self) -> dict[str, Any]:
         """The case's options as keyword arguments of the reference API."""
         return dict(self.data["options"])

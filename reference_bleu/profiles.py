@@ -757,6 +757,41 @@ def option_axes(options: Mapping[str, Any]) -> dict[str, str]:
     }
 
 
+#: The spec entry that defines each axis of :func:`axis_values` (spec CONV-SPACE).
+AXIS_ENTRIES = {
+    "level": "EC-009",
+    "tokenize": "TOK-PIPELINE",
+    "lowercase": "TOK-CASE",
+    "case_order": "TOK-CASE-ORDER",
+    "split": "TOK-SPLIT-RULE",
+    "ref_length": "EC-001",
+    "empty_refs": "EC-005",
+    "no_ref": "EC-006",
+    "empty_hyps": "EC-004",
+    "zero_length": "EC-004",
+    "empty_corpus": "EC-012",
+    "denominator": "EC-015",
+    "early_return": "EC-016",
+    "undefined": "EC-003",
+    "zero": "EC-002",
+    "smoothing": "SMOOTH",
+    "bp": "EC-017",
+    "aggregation": "EC-009",
+    "arithmetic": "CONV-ARITH",
+    "output": "EC-013",
+}
+
+
+def paper_differences(profile: Profile) -> list[tuple[str, str, str]]:
+    """Every axis where ``profile`` is not the paper: (axis, the profile's value, spec entry)."""
+    paper = axis_values(resolve("paper"))
+    return [
+        (axis, value, AXIS_ENTRIES[axis])
+        for axis, value in axis_values(profile).items()
+        if value != paper[axis]
+    ]
+
+
 def axis_values(profile: Profile) -> dict[str, str]:
     """The profile's value on every axis of CONV-SPACE (text axes and level too), defaults filled in."""
     text = {"level": profile.level, "tokenize": profile.tokenize, "lowercase": profile.lowercase}

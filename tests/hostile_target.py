@@ -54,7 +54,7 @@ def sleeper() -> int:
 def _public_inputs() -> list[tuple[Any, Any]]:
     from conformance.loader import load_vectors  # noqa: PLC0415
 
-    return [(v.data["hypotheses"], v.data["references"]) for v in load_vectors() if not v.is_error]
+    return [(v.data["hypotheses"], v.data["references"]) for v in load_vectors() if v.scored]
 
 
 def public(question: dict[str, Any]) -> bool:

@@ -65,10 +65,16 @@ def test_sacrebleu_sentence_statistics_equal_the_reference(corpus: Corpus) -> No
 
 
 #: Options that may change the statistics themselves (EC-001, EC-005, EC-015, a profile).
-COUNTING_OPTIONS = {"ref_length", "weights", "denominator", "empty_references", "profile"}
-STATISTICS_VECTORS = [
-    v for v in load_vectors() if not v.is_error and not COUNTING_OPTIONS & set(v.api_options())
-]
+COUNTING_OPTIONS = {
+    "ref_length",
+    "weights",
+    "denominator",
+    "empty_references",
+    "empty_candidates",
+    "no_reference",
+    "profile",
+}
+STATISTICS_VECTORS = [v for v in load_vectors() if v.scored and not COUNTING_OPTIONS & set(v.api_options())]
 
 
 @pytest.mark.parametrize("vector", STATISTICS_VECTORS, ids=lambda v: v.id)
