@@ -67,6 +67,7 @@ from reference_bleu.tokenizers import (
     CASE_ORDERS,
     MECAB_TOKENIZERS,
     PAPER_TEXT,
+    SGML_TOKENIZERS,
     SPLIT_RULES,
     TOKENIZERS,
     tokenize_line,
@@ -239,7 +240,7 @@ def _text_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--tokenize",
         "-tok",
-        choices=[*TOKENIZERS, *MECAB_TOKENIZERS],
+        choices=[*TOKENIZERS, *SGML_TOKENIZERS, *MECAB_TOKENIZERS],
         default=None,
         help="tokenizer: none splits on whitespace (the default); 13a is sacrebleu's and mteval's (TOK-13A)",
     )

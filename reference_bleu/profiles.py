@@ -329,7 +329,7 @@ def _mteval_13a(params: Params) -> Profile:
         _named("mteval-13a", params, _MTEVAL_FAMILY.defaults),
         "mteval-v13a.pl",
         "v13a",
-        "NIST mteval-v13a.pl BLEU: 13a, ASCII lower-casing unless -c, NIST smoothing, 4 decimals",
+        "NIST mteval-v13a.pl BLEU on SGML input: 13a, ASCII lower-casing unless -c, NIST smoothing, 4 places",
         {
             "smoothing": "chen-cherry-3",
             "undefined_precision": "one",
@@ -342,12 +342,15 @@ def _mteval_13a(params: Params) -> Profile:
             f"{script}:853 BP exp(min(0, 1 - r/c)), 0 when c = 0; :718 closest length, ties to the shorter",
             f"{script}:932 `tr/[A-Z]/[a-z]/ unless $preserve_case` "
             "(ASCII lower-casing by default, -c keeps case), after :925-928 replaced the entities "
-            '(case_order=after: "&QUOT;" stays three tokens, where sacrebleu -lc makes it a quote)',
+            '(case_order=after: "&LT;" stays three tokens, where folding first makes it "<"; run: 0.2797)',
             "run here on SGML-wrapped ../shared/data (FBK, uedin-nmt, online-A; with and without -c): "
             "the profile prints the same 4 decimals (tests/test_profiles.py)",
+            f"{script}:925-928 the entity replacement undoes the SGML escaping of the input: on the "
+            "original text only a literal &lt; or &gt; becomes < or > (tokenize=13a-sgml, TOK-SGML; "
+            "run on such a line: 0.3202, which 13a on plain text does not give)",
             f"{script}:1067 `BLEU score = %.4f`",
         ),
-        tokenize="13a",
+        tokenize="13a-sgml",
         lowercase="none" if params["c"] == "true" else "ascii",
         case_order="after",
     )
@@ -365,9 +368,11 @@ def _mteval_14_intl(params: Params) -> Profile:
         (
             f"{script}:969 `lc( $norm_text ) unless $preserve_case` on decoded UTF-8 (Unicode lower-casing), "
             "after :963-967 replaced the entities (case_order=after)",
+            f"{script}:963-967 &quot;, &amp;, &lt;, &gt;, &apos; replaced in that order: on the original "
+            "text of SGML input a literal &lt;, &gt; or &apos; becomes the character (tokenize=intl-sgml)",
             f"{script}:857 bleu_score as in v13a; :1076 `BLEU score = %.4f`",
         ),
-        tokenize="intl",
+        tokenize="intl-sgml",
         lowercase="none" if params["c"] == "true" else "unicode",
         case_order="after",
     )

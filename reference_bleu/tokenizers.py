@@ -25,6 +25,9 @@ from typing import Any, Literal, get_args
 from reference_bleu.errors import BleuOptionError
 
 TokenizerName = Literal["none", "13a", "intl", "char", "zh"]
+#: The mteval scripts' tokenizers as they act on the original text of a line they read from SGML
+#: (spec TOK-SGML): 13a and intl after the net effect of SGML escaping and their entity replacement.
+SgmlTokenizerName = Literal["13a-sgml", "intl-sgml"]
 #: Tokenizers that are not rules but a morphological analyser (MeCab) with a pinned dictionary
 #: (spec TOK-MECAB): an optional extra, never probed by the runner's fingerprint.
 MecabTokenizerName = Literal["ja-mecab", "ko-mecab"]
@@ -34,6 +37,7 @@ CaseOrder = Literal["before", "after"]
 SplitRule = Literal["unicode", "ascii", "space"]
 TOKENIZERS: tuple[str, ...] = get_args(TokenizerName)
 MECAB_TOKENIZERS: tuple[str, ...] = get_args(MecabTokenizerName)
+SGML_TOKENIZERS: tuple[str, ...] = get_args(SgmlTokenizerName)
 CASE_FOLDINGS: tuple[str, ...] = get_args(CaseFolding)
 CASE_ORDERS: tuple[str, ...] = get_args(CaseOrder)
 SPLIT_RULES: tuple[str, ...] = get_args(SplitRule)
@@ -230,6 +234,30 @@ def tokenize_intl(line: str, category_of: CategoryOf = unicodedata.category) -> 
     return " ".join(split_whitespace(line))
 
 
+#: The entities whose replacement survives SGML escaping, in each script's order (TOK-SGML).
+SGML_ENTITIES = {
+    "13a": (("&lt;", "<"), ("&gt;", ">")),
+    "intl": (("&lt;", "<"), ("&gt;", ">"), ("&apos;", "'")),
+}
+
+
+def tokenize_sgml(line: str, rules: str = "13a") -> str:
+    """TOK-SGML. mteval-v13a.pl (``13a``) or mteval-v14.pl's international rules (``intl``) on a line
+    they read from SGML in which ``&``, ``<`` and ``>`` were escaped.
+
+    Their entity replacement (``&quot;`` first, then ``&amp;``, ``&lt;``, ``&gt;``, and
+    ``&apos;`` in v14) undoes the escaping; on the original line what is left is that a
+    literal ``&lt;`` or ``&gt;`` (and ``&apos;`` in v14) becomes the character, while a literal
+    ``&quot;`` or ``&amp;`` stays. Then the rules of TOK-13A (steps 3 to 8) or TOK-INTL.
+
+    >>> tokenize_sgml("&lt;b&gt; &quot;c&quot;")
+    '< b > & quot ; c & quot ;'
+    """
+    for old, new in SGML_ENTITIES[rules]:
+        line = line.replace(old, new)
+    return _punctuation_13a(f" {line} ") if rules == "13a" else tokenize_intl(line)
+
+
 def tokenize_char(line: str) -> str:
     """TOK-CHAR. Every character a token (sacrebleu ``char``): characters joined by spaces.
 
@@ -400,6 +428,8 @@ _TOKENIZER_FUNCTIONS: dict[str, Callable[[str], str]] = {
     "intl": fast_intl,
     "char": tokenize_char,
     "zh": fast_zh,
+    "13a-sgml": lambda line: tokenize_sgml(line, "13a"),
+    "intl-sgml": lambda line: tokenize_sgml(line, "intl"),
 }
 
 
@@ -466,7 +496,8 @@ def tokenizer(name: str) -> Callable[[str], str]:
     if name not in _TOKENIZER_FUNCTIONS:
         raise BleuOptionError(
             "TOK-PIPELINE",
-            f"tokenize must be one of {', '.join([*TOKENIZERS, *MECAB_TOKENIZERS])}, not {name!r}",
+            f"tokenize must be one of {', '.join([*TOKENIZERS, *SGML_TOKENIZERS, *MECAB_TOKENIZERS])}, "
+            f"not {name!r}",
         )
     return _TOKENIZER_FUNCTIONS[name]
 

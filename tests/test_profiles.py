@@ -342,17 +342,77 @@ CASE_ORDER_LINES = (
 )
 
 
+# Lines with literal entities, scored by mteval-v13a.pl (without and with -c) and mteval-v14.pl
+# --international-tokenization (the same commands): hypothesis lines, reference lines, the figures.
+SGML_RUNS = [
+    (
+        ["a &lt;b&gt; c &quot;d&quot; e &amp; f &apos;g&apos; h <i> j", "x &amp;lt; y &lt; z . &QUOT;"],
+        ["a < b > c \" d \" e & f ' g ' h < i > j", 'x & lt ; y < z . "'],
+        ("0.3202", "0.3202", "0.4708"),
+    ),
+    (
+        ["he said &quot;yes&quot; to the plan today ."],
+        ['he said " yes " to the plan today .'],
+        ("0.3161", "0.3161", "0.3161"),
+    ),
+    (list(CASE_ORDER_LINES[0]), list(CASE_ORDER_LINES[1]), ("0.4754", "0.4280", "0.4754")),
+]
+
+
+@pytest.mark.parametrize(("hyps", "refs", "printed"), SGML_RUNS)
+def test_mteval_profiles_read_literal_entities_as_mteval_reads_sgml(
+    hyps: list[str],
+    refs: list[str],
+    printed: tuple[str, str, str],
+    tmp_path: Any,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    hyp.write_text("\n".join(hyps) + "\n", encoding="utf-8")
+    ref.write_text("\n".join(refs) + "\n", encoding="utf-8")
+    for profile, figure in zip(("mteval-13a", "mteval-13a[c=true]", "mteval-14-intl"), printed, strict=True):
+        assert main(["score", "-b", "-q", "--profile", profile, "-r", str(ref), "-i", str(hyp)]) == 0
+        assert capsys.readouterr().out.strip() == figure, profile
+    # 13a on plain text (sacrebleu's) unescapes the literal &quot;: not what mteval printed.
+    args = [
+        "score",
+        "-b",
+        "-q",
+        "--profile",
+        "mteval-13a",
+        "--tokenize",
+        "13a",
+        "-r",
+        str(ref),
+        "-i",
+        str(hyp),
+    ]
+    assert main(args) == 0
+    assert (capsys.readouterr().out.strip() == printed[0]) == ("&quot;" not in "".join(hyps))
+
+
+# Two lines that mteval-v13a.pl and mteval-v14.pl --international-tokenization both scored 0.2797
+# (lower-cased, the default): they replace the entity "&lt;" (lower case only) before they
+# lower-case, so "&LT;" is three tokens there, where folding first makes it the "<" it escapes
+# (1.0000 against these references).
+CASE_ORDER_ENTITY_LINES = (
+    ["Use &LT;b&GT; for bold text here .", "The tag &LT;i&GT; is for italics ."],
+    ["use < b > for bold text here .", "the tag < i > is for italics ."],
+)
+
+
 def test_case_order_is_what_separates_mteval_from_folding_first(
     tmp_path: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
     hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
-    hyp.write_text("\n".join(CASE_ORDER_LINES[0]) + "\n", encoding="utf-8")
-    ref.write_text("\n".join(CASE_ORDER_LINES[1]) + "\n", encoding="utf-8")
-    args = ["score", "-b", "-q", "--profile", "mteval-13a", "-r", str(ref), "-i", str(hyp)]
-    assert main(args) == 0
-    assert capsys.readouterr().out.strip() == "0.4754"
-    assert main([*args, "--case-order", "before"]) == 0
-    assert capsys.readouterr().out.strip() != "0.4754"
+    hyp.write_text("\n".join(CASE_ORDER_ENTITY_LINES[0]) + "\n", encoding="utf-8")
+    ref.write_text("\n".join(CASE_ORDER_ENTITY_LINES[1]) + "\n", encoding="utf-8")
+    for profile in ("mteval-13a", "mteval-14-intl"):
+        args = ["score", "-b", "-q", "--profile", profile, "-r", str(ref), "-i", str(hyp)]
+        assert main(args) == 0
+        assert capsys.readouterr().out.strip() == "0.2797"
+        assert main([*args, "--case-order", "before"]) == 0
+        assert capsys.readouterr().out.strip() == "1.0000"
 
 
 # --- torchmetrics' SacreBLEUScore: sacrebleu's tokenizers, then lower-casing ------------------------
