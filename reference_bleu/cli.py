@@ -479,7 +479,7 @@ def _parser() -> argparse.ArgumentParser:
 def _conform(argv: Sequence[str]) -> int:
     """``reference-bleu conform ...``: the conformance runner, which needs the [conform] extra."""
     try:
-        from conformance.conform import main as conform_main  # noqa: PLC0415 -- needs hypothesis
+        from conformance.runner.conform import main as conform_main  # noqa: PLC0415 -- needs hypothesis
     except ImportError as error:
         raise CliError(
             f"conform needs {error.name}: pip install 'reference-bleu[conform]' (spec CONF-RUNNER)"

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.targets import Hypotheses, Outcome, References, ReferenceTarget, Tokens
+from conformance.peers.targets import Hypotheses, Outcome, References, ReferenceTarget, Tokens
 from reference_bleu import Statistics, corpus_bleu, score_statistics
 
 

@@ -52,7 +52,7 @@ def sleeper() -> int:
 
 @functools.cache
 def _public_inputs() -> list[tuple[Any, Any]]:
-    from conformance.loader import load_vectors  # noqa: PLC0415
+    from conformance.suite.loader import load_vectors  # noqa: PLC0415
 
     return [(v.data["hypotheses"], v.data["references"]) for v in load_vectors() if v.scored]
 

@@ -10,7 +10,7 @@ from fractions import Fraction
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conformance.strategies import UNICODE_VOCABULARY, corpora
+from conformance.suite.strategies import UNICODE_VOCABULARY, corpora
 from reference_bleu import Statistics, corpus_bleu, score_statistics, segment_statistics, sentence_bleu
 from tests.oracle import oracle_bleu
 

@@ -14,14 +14,15 @@ from typing import Any
 import jsonschema
 import pytest
 
-from conformance.client import ProtocolTarget, python_command
-from conformance.conform import RunSettings, main, matrix, report_json, run_target
-from conformance.fingerprint import BINARY32_TOLERANCE, POINTS, agrees, fingerprint
-from conformance.harness import answer, resolve
-from conformance.invariants import same_score
-from conformance.protocol import load_schema
+from conformance.runner.client import ProtocolTarget, python_command
+from conformance.runner.conform import RunSettings, main, matrix, report_json, run_target
+from conformance.runner.fingerprint import POINTS, fingerprint
+from conformance.runner.fingerprint.base import BINARY32_TOLERANCE, agrees
+from conformance.runner.harness import answer, resolve
+from conformance.runner.protocol import load_schema
+from conformance.suite.invariants import same_score
 
-PERL = ["perl", "conformance/examples/bleu.pl"]
+PERL = ["perl", "conformance/runner/examples/bleu.pl"]
 T = "tests.conform_targets:"
 
 
@@ -142,9 +143,9 @@ def test_correct_targets_are_conformant(capsys: pytest.CaptureFixture[str], args
         (["-t", T + "crashes"], "ROB-CRASH"),
         (["-t", T + "mutates"], "ROB-MUTATION"),
         (["-t", T + "independent_bleu", "--scale", "percent"], "FP-SCALE-DECLARED"),
-        (["--command", "perl conformance/examples/bleu.pl --break noclip"], "DIFF-CORPUS"),
-        (["--command", "perl conformance/examples/bleu.pl --break garbage"], "ROB-PROTOCOL"),
-        (["--command", "perl conformance/examples/bleu.pl --break die"], "ROB-CRASH"),
+        (["--command", "perl conformance/runner/examples/bleu.pl --break noclip"], "DIFF-CORPUS"),
+        (["--command", "perl conformance/runner/examples/bleu.pl --break garbage"], "ROB-PROTOCOL"),
+        (["--command", "perl conformance/runner/examples/bleu.pl --break die"], "ROB-CRASH"),
     ],
     ids=lambda a: a if isinstance(a, str) else a[1].split(":")[-1],
 )
@@ -314,7 +315,7 @@ def test_scores_are_compared_exactly_unless_the_target_declares_a_tolerance() ->
 
 
 def test_json_report_follows_its_schema(capsys: pytest.CaptureFixture[str]) -> None:
-    schema = json.loads(Path("conformance/report.schema.json").read_text(encoding="utf-8"))
+    schema = json.loads(Path("conformance/runner/report.schema.json").read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator.check_schema(schema)
     for args in (["-t", T + "nan"], ["-t", "nltk"]):
         _code, report = _report(capsys, *args)
@@ -363,7 +364,7 @@ def test_unavailable_peer_is_a_column_not_a_failure() -> None:
     """A built-in peer that does not import is reported with the extra to install (here torchmetrics
     is hidden from the harness's process, whether or not it is installed)."""
     hidden = (
-        "import sys; sys.modules['torchmetrics'] = None; from conformance.harness import main; "
+        "import sys; sys.modules['torchmetrics'] = None; from conformance.runner.harness import main; "
         "sys.exit(main(['torchmetrics']))"
     )
     report = run_target("torchmetrics", [sys.executable, "-c", hidden], RunSettings(examples=5))
@@ -391,8 +392,8 @@ def test_protocol_schema_accepts_the_harness_messages() -> None:
 def test_failures_are_grouped_by_root_cause() -> None:
     """CONF-REPORT: checks shrunk to the same input are one cause under one headline; the line that shows
     a long counterexample stays valid JSON."""
-    from conformance.conform import TargetReport, abbreviated, causes, details  # noqa: PLC0415
-    from conformance.judge import Check  # noqa: PLC0415
+    from conformance.runner.conform import TargetReport, abbreviated, causes, details  # noqa: PLC0415
+    from conformance.runner.judge import Check  # noqa: PLC0415
 
     same = [[["the", "the"]], [[["the"]]]]
     checks = [
@@ -476,7 +477,7 @@ def test_a_target_that_rounds_its_scores_is_judged_at_its_declared_digits(
 
 def test_protocol_versions_one_and_two_are_spoken() -> None:
     """A version-1 target (no ``digits``) is still accepted; ``digits`` needs version 2 and a bound."""
-    from conformance.protocol import ProtocolViolationError, check_capabilities  # noqa: PLC0415
+    from conformance.runner.protocol import ProtocolViolationError, check_capabilities  # noqa: PLC0415
 
     base = {"type": "capabilities", "protocol": "bleu-conform", "name": "t", "levels": ["corpus"]}
     check_capabilities({**base, "version": 1})

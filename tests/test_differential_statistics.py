@@ -26,9 +26,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from nltk.translate import bleu_score as nltk_bleu
 
-from conformance.loader import Vector, load_vectors
-from conformance.strategies import corpora
-from conformance.targets import SacrebleuTarget
+from conformance.peers.targets import SacrebleuTarget
+from conformance.suite.loader import Vector, load_vectors
+from conformance.suite.strategies import corpora
 from reference_bleu import corpus_bleu, segment_statistics, sentence_bleu
 
 Corpus = tuple[list[list[str]], list[list[list[str]]]]

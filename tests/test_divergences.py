@@ -2,19 +2,19 @@
 difference explained by a registered divergence whose model reproduces the peer's output (spec 10).
 
 Each peer configuration runs on generated corpora and on every vector; the reference is
-configured to the peer's conventions (``conformance.models.reference_options``)."""
+configured to the peer's conventions (``conformance.peers.models.reference_options``)."""
 
 from __future__ import annotations
 
 import pytest
 from hypothesis import find, given, settings
 
-from conformance import divergences
-from conformance.divergences import PEER_CONFIGS, REGISTRY, Divergence, Verdict, compare
-from conformance.loader import load_vectors
-from conformance.models import Case, PeerTarget, model
-from conformance.strategies import corpora
-from conformance.targets import NltkTarget
+from conformance.peers import divergences
+from conformance.peers.divergences import PEER_CONFIGS, REGISTRY, Divergence, Verdict, compare
+from conformance.peers.models import Case, PeerTarget, model
+from conformance.peers.targets import NltkTarget
+from conformance.suite.loader import load_vectors
+from conformance.suite.strategies import corpora
 
 Corpus = tuple[list[list[str]], list[list[list[str]]]]
 
@@ -88,7 +88,7 @@ def test_each_entry_applies_to_its_own_example() -> None:
 
 
 def test_the_generated_divergence_chapter_is_up_to_date() -> None:
-    assert divergences.main([]) == 0, "run: python -m conformance.divergences --write"
+    assert divergences.main([]) == 0, "run: python -m conformance.peers.divergences --write"
 
 
 @pytest.mark.parametrize("method", [5, 6, 7])

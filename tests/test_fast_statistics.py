@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conformance.strategies import corpora, sentences
+from conformance.suite.strategies import corpora, sentences
 from reference_bleu.errors import BleuInputError
 from reference_bleu.fast import clipped_matches, fast_statistics, fast_system_statistics
 from reference_bleu.files import Counting, systems_statistics

@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
-from conformance.channel import Channel, ChannelTimeoutError
-from conformance.client import printable
-from conformance.conform import main
+from conformance.runner.channel import Channel, ChannelTimeoutError
+from conformance.runner.client import printable
+from conformance.runner.conform import main
 
 HOSTILE = f"{sys.executable} tests/hostile_target.py"
 

@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 
-from conformance.invariants import (
+from conformance.peers.targets import ReferenceTarget, Target
+from conformance.suite.invariants import (
     BY_ID,
     DOES_NOT_HOLD,
     INVARIANTS,
@@ -16,7 +17,6 @@ from conformance.invariants import (
     InvariantViolationError,
     holds,
 )
-from conformance.targets import ReferenceTarget, Target
 from tests.broken_targets import (
     CaseFoldingTarget,
     ConcatenatingTarget,

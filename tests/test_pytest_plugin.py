@@ -1,4 +1,4 @@
-"""The pytest plugin (conformance.pytest_plugin, spec CONF-RUNNER): each check a test, in a user's own CI.
+"""The pytest plugin (conformance.runner.pytest_plugin, spec CONF-RUNNER): each check a test, in a user's own CI.
 
 Each case runs pytest in a fresh process in an empty folder, as a user would, with this
 repository on PYTHONPATH so that ``tests.conform_targets`` imports.

@@ -17,8 +17,8 @@ from pathlib import Path
 from types import FunctionType
 
 import reference_bleu
-from conformance.invariants import BY_ID
-from conformance.loader import load_tokenizer_vectors, load_vectors
+from conformance.suite.invariants import BY_ID
+from conformance.suite.loader import load_tokenizer_vectors, load_vectors
 from reference_bleu.smoothing import SMOOTHING_METHODS
 
 SPEC = Path(__file__).resolve().parent.parent / "spec"

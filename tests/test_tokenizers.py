@@ -10,9 +10,14 @@ import pytest
 from hypothesis import find, given, settings
 from hypothesis import strategies as st
 
-from conformance.loader import load_tokenizer_vectors
-from conformance.strategies import texts
-from conformance.tokenization import TOKENIZER_REGISTRY, TokenizerDivergence, compare_tokens, sacrebleu_tokens
+from conformance.peers.tokenization import (
+    TOKENIZER_REGISTRY,
+    TokenizerDivergence,
+    compare_tokens,
+    sacrebleu_tokens,
+)
+from conformance.suite.loader import load_tokenizer_vectors
+from conformance.suite.strategies import texts
 from reference_bleu import BleuError
 from reference_bleu.tokenizers import (
     MECAB,
@@ -30,7 +35,7 @@ from tests.test_real_data import lines
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 
 # Expected tokens worked out by hand from the rules of spec 11, one rule per case; kept as
-# language-neutral vectors in conformance/tokenizer-vectors.json.
+# language-neutral vectors in conformance/suite/tokenizer-vectors.json.
 HAND_CASES = [
     (
         t["text"],

@@ -10,8 +10,8 @@ from fractions import Fraction
 import pytest
 from jsonschema import Draft202012Validator
 
-from conformance.derivation import as_decimal_string
-from conformance.loader import (
+from conformance.suite.derivation import as_decimal_string
+from conformance.suite.loader import (
     TOKENIZER_VECTORS_PATH,
     Vector,
     load_file,
@@ -46,7 +46,7 @@ def test_vector_ids_are_unique_across_files() -> None:
 
 
 def test_vector_ids_are_never_reused_the_ledger_lists_every_one_ever_issued() -> None:
-    # A new vector gets a new ID, appended to conformance/vector-ids.json; a removed one is
+    # A new vector gets a new ID, appended to conformance/suite/vector-ids.json; a removed one is
     # moved to "retired" there with its reason, and its ID is never given to another vector.
     issued, retired = load_ledger()
     assert len(issued) == len(set(issued)), "an ID was issued twice"

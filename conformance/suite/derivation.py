@@ -6,7 +6,7 @@ example ``exp(1 - 34/32) * (25/32 * 11/30 * 7/28 * 4/26)**(1/4)``). It is evalua
 mpmath, an arbitrary-precision library that shares no code with ``reference_bleu``, so a
 vector's expected score has an origin other than the code under test.
 
-``python -m conformance.derivation FILE...`` fills in the ``score`` and ``brevity_penalty``
+``python -m conformance.suite.derivation FILE...`` fills in the ``score`` and ``brevity_penalty``
 decimal strings of each vector from its derivations, and reports any that disagree.
 """
 

@@ -18,26 +18,25 @@ from hypothesis import HealthCheck, Phase, assume, given, seed, settings
 from hypothesis import strategies as st
 from hypothesis.errors import Flaky, Unsatisfiable
 
-from conformance.client import (
+from conformance.peers.models import Case, PeerTarget, model
+from conformance.runner.client import (
     FAULT_KINDS,
     ProtocolTarget,
     TargetFaultError,
     TargetSkippedError,
 )
-from conformance.fingerprint import (
+from conformance.runner.fingerprint import Fingerprint, applied_divergences
+from conformance.runner.fingerprint.base import (
     PEERS,
     Config,
     Corpus,
-    Fingerprint,
     agrees,
-    applied_divergences,
     peer_name,
     reference_prediction,
 )
-from conformance.invariants import INVARIANTS, Invariant, holds, same_statistics
-from conformance.loader import load_vectors
-from conformance.models import Case, PeerTarget, model
-from conformance.strategies import corpora
+from conformance.suite.invariants import INVARIANTS, Invariant, holds, same_statistics
+from conformance.suite.loader import load_vectors
+from conformance.suite.strategies import corpora
 from reference_bleu import corpus_bleu, sentence_bleu
 from reference_bleu.errors import BleuError
 from reference_bleu.options import make_options

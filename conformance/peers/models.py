@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.targets import NltkTarget, SacrebleuTarget
+from conformance.peers.targets import NltkTarget, SacrebleuTarget
 from reference_bleu import BleuError, Statistics, make_options
 from reference_bleu.api import score_segments
 from reference_bleu.fast import fast_statistics

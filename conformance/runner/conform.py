@@ -24,19 +24,19 @@ import sys
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from conformance.channel import MAX_LINE_BYTES, Limits, limits_supported
-from conformance.client import (
+from conformance.peers.models import NLTK_VERSION, SACREBLEU_VERSION
+from conformance.runner.channel import MAX_LINE_BYTES, Limits, limits_supported
+from conformance.runner.client import (
     ANSWER_RESOLUTION,
     ProtocolTarget,
     TargetUnavailableError,
     printable,
     python_command,
 )
-from conformance.expectation import Expectation, Verdict, judge_expectation
-from conformance.fingerprint import fingerprint
-from conformance.judge import Check, Judge
-from conformance.models import NLTK_VERSION, SACREBLEU_VERSION
-from conformance.protocol import MAX_DIGITS
+from conformance.runner.expectation import Expectation, Verdict, judge_expectation
+from conformance.runner.fingerprint import fingerprint
+from conformance.runner.judge import Check, Judge
+from conformance.runner.protocol import MAX_DIGITS
 from reference_bleu.errors import BleuError
 from reference_bleu.options import VERSION
 
@@ -218,7 +218,7 @@ def versions() -> dict[str, str]:
 
 
 def report_json(reports: list[TargetReport], seed: int, examples: int) -> str:
-    """The JSON report (schema: conformance/report.schema.json)."""
+    """The JSON report (schema: conformance/runner/report.schema.json)."""
     document = {
         "format": REPORT_FORMAT,
         "version": REPORT_VERSION,

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from conformance.models import SACREBLEU_VERSION
+from conformance.peers.models import SACREBLEU_VERSION
 from reference_bleu.tokenizers import fold_case, split_whitespace, tokenize_intl, tokenize_line
 
 

@@ -18,9 +18,9 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from conformance.client import ANSWER_RESOLUTION, absolute_tolerance
-from conformance.strategies import VOCABULARY, corpora, mutated, sentences
-from conformance.targets import Outcome, Target
+from conformance.peers.targets import Outcome, Target
+from conformance.runner.client import ANSWER_RESOLUTION, absolute_tolerance
+from conformance.suite.strategies import VOCABULARY, corpora, mutated, sentences
 from reference_bleu.length import REF_LENGTH_RULES
 from reference_bleu.smoothing import SMOOTHING_METHODS
 

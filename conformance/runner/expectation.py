@@ -30,21 +30,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from conformance.client import ProtocolTarget, TargetFaultError, TargetSkippedError
-from conformance.fingerprint import (
-    MATCH_TOLERANCE,
-    Answer,
-    Corpus,
-    Fingerprint,
-    agrees,
-    ask,
-    settle,
-    text_of,
-)
-from conformance.invariants import BY_ID, InvariantViolationError
-from conformance.judge import Check
-from conformance.loader import load_vectors
-from conformance.targets import ReferenceTarget
+from conformance.peers.targets import ReferenceTarget
+from conformance.runner.client import ProtocolTarget, TargetFaultError, TargetSkippedError
+from conformance.runner.fingerprint import Fingerprint, settle, text_of
+from conformance.runner.fingerprint.base import MATCH_TOLERANCE, Answer, Corpus, agrees, ask
+from conformance.runner.judge import Check
+from conformance.suite.invariants import BY_ID, InvariantViolationError
+from conformance.suite.loader import load_vectors
 from reference_bleu import corpus_bleu
 from reference_bleu.errors import BleuError, BleuOptionError
 from reference_bleu.length import REF_LENGTH_RULES
@@ -345,7 +337,7 @@ def _diagnostics(fingerprint: Fingerprint) -> list[Corpus]:
 
 
 def _ask_sentence(target: ProtocolTarget, corpus: Corpus) -> Answer:
-    """A sentence-level answer, read as :func:`conformance.fingerprint.ask` reads a corpus one."""
+    """A sentence-level answer, read as :func:`conformance.runner.fingerprint.ask` reads a corpus one."""
     try:
         return target.score("sentence", corpus[0], corpus[1]).score
     except TargetSkippedError:

@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from conformance.client import python_command
-from conformance.judge import Check
+from conformance.runner.client import python_command
+from conformance.runner.judge import Check
 
 _KEY = pytest.StashKey[list[Check]]()
 
@@ -48,7 +48,7 @@ def _judged(config: pytest.Config) -> list[Check] | None:
     examples, timeout = config.getoption("--bleu-examples"), config.getoption("--bleu-timeout")
     if examples < 1 or timeout <= 0:
         raise pytest.UsageError("--bleu-examples must be >= 1 and --bleu-timeout > 0 (spec CONF-RUNNER)")
-    from conformance.conform import (  # noqa: PLC0415 -- only when asked for
+    from conformance.runner.conform import (  # noqa: PLC0415 -- only when asked for
         CommandError,
         RunSettings,
         command_argv,
@@ -92,7 +92,7 @@ class CheckItem(pytest.Item):
         if self.check.status == "n/a":
             pytest.skip(f"{self.check.id}: {self.check.detail}")
         if self.check.status != "pass":
-            from conformance.conform import describe  # noqa: PLC0415
+            from conformance.runner.conform import describe  # noqa: PLC0415
 
             raise CheckFailedError("\n".join([self.check.title, *describe(self.check)]))
 

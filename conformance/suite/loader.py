@@ -1,4 +1,4 @@
-"""Load the language-neutral test vectors of ``conformance/vectors/`` (schema: ``schema.json``)."""
+"""Load the language-neutral test vectors of ``conformance/suite/vectors/`` (schema: ``schema.json``)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The runner's side of the protocol: any target as a :class:`Target` (spec CONF-PROTOCOL, CONF-ROBUST).
 
 A :class:`ProtocolTarget` starts the target's process (never through a shell) on a
-:class:`~conformance.channel.Channel` (its own session, bounded and timed reads and writes),
+:class:`~conformance.runner.channel.Channel` (its own session, bounded and timed reads and writes),
 validates every answer against the protocol before using it, and turns every way a target
 can misbehave into a
 :class:`TargetFaultError` with a kind: ``error`` (it reported or raised an error), ``timeout``
@@ -23,9 +23,11 @@ from collections import Counter
 from collections.abc import Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from conformance.channel import (
+from conformance.peers.targets import Hypotheses, Outcome, References, Tokens
+from conformance.runner.channel import (
     MAX_LINE_BYTES,
     OVERLONG,
     Channel,
@@ -33,7 +35,7 @@ from conformance.channel import (
     ChannelTimeoutError,
     Limits,
 )
-from conformance.protocol import (
+from conformance.runner.protocol import (
     ProtocolViolationError,
     check_capabilities,
     check_result,
@@ -43,7 +45,6 @@ from conformance.protocol import (
     quote,
     read_message,
 )
-from conformance.targets import Hypotheses, Outcome, References, Tokens
 
 MAX_TIMEOUTS = 3
 #: Two scores of a target under test are the same score within this relative tolerance: a
@@ -118,7 +119,7 @@ class Capabilities:
 
 def python_command(spec: str, input_kind: str = "tokens") -> list[str]:
     """The command that serves a built-in or ``module:attr`` target through the harness."""
-    return [sys.executable, "-m", "conformance.harness", spec, "--input", input_kind]
+    return [sys.executable, "-m", "conformance.runner.harness", spec, "--input", input_kind]
 
 
 @dataclass
@@ -154,7 +155,7 @@ class ProtocolTarget:
 
     def _start(self) -> None:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
-        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        root = str(Path(__file__).resolve().parents[2])  # the folder that holds conformance/
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [os.getcwd(), root, env.get("PYTHONPATH", "")]))
         try:
             self._channel = Channel(

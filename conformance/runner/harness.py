@@ -1,6 +1,6 @@
 """Serve a Python BLEU over the bleu-conform protocol (spec CONF-PROTOCOL).
 
-``python -m conformance.harness TARGET [--input tokens|text]`` where TARGET is a built-in
+``python -m conformance.runner.harness TARGET [--input tokens|text]`` where TARGET is a built-in
 (``reference``, ``nltk``, ``sacrebleu``, ``bleuscore``, ``torchmetrics``, ``ignite``, ``coco``,
 each optionally configured as ``name[key=value,...]``) or ``module:attr``. The runner starts every Python
 target through this harness, in its own process, so a target that hangs or crashes its
@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any, TextIO
 
-from conformance.protocol import PROTOCOL, VERSION, encode, input_digest, loads_json
-from conformance.targets import reference_streams
+from conformance.peers.targets import reference_streams
+from conformance.runner.protocol import PROTOCOL, VERSION, encode, input_digest, loads_json
 
 #: Bound before any target is imported: a target that replaces ``json.loads`` later does not
 #: change what the harness reads (it can still reach into this module: spec CONF-ROBUST).

@@ -1,0 +1,186 @@
+"""Fingerprinting: which convention a target follows on each open point (spec CONF-FINGERPRINT).
+
+Each :class:`Point` is a question of the edge-case registry (spec 06) with diagnostic inputs
+and the conventions known for it. A convention predicts the target's answer on every
+diagnostic: a score, computed by the reference under the convention's options (or by a
+peer's model, for a registered divergence), or ``"error"``. The target is asked the
+diagnostics and a convention is named only when it predicts every answer; the diagnostics
+are chosen so that the conventions of a point predict pairwise different answers
+(tests/test_conform.py proves it), so no convention is ever guessed. Points are settled in
+order, each under the conventions already found (the scale first: every later answer is read
+on it). What matches nothing is reported as "matches no known convention" with the evidence.
+
+The points live one group of axes a module: :mod:`.scale` (FP-SCALE, FP-PRECISION),
+:mod:`.text` (FP-TEXT), :mod:`.ref_length` (FP-REF-LENGTH), :mod:`.aggregation`
+(FP-AGGREGATION), :mod:`.zero` (FP-ZERO with the smoothing parameter's solver, FP-UNDEFINED)
+and :mod:`.domain` (FP-EMPTY-HYPOTHESIS, FP-EMPTY-REFERENCE, FP-NO-REFERENCE,
+FP-EMPTY-CORPUS), all made of :mod:`.base`'s diagnostics, conventions and predictions. This
+module orders them, settles each, and adds the findings up to a :class:`Fingerprint`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from conformance.peers.divergences import REGISTRY
+from conformance.peers.models import Case, PeerTarget
+from conformance.runner.client import ANSWER_RESOLUTION, SCORE_TOLERANCE, ProtocolTarget
+from conformance.runner.fingerprint import aggregation, domain, ref_length, scale, text, zero
+from conformance.runner.fingerprint.base import (
+    BINARY32_TOLERANCE,
+    PEERS,
+    Answer,
+    Config,
+    Convention,
+    Corpus,
+    Finding,
+    Point,
+    agrees,
+    ask,
+    peer_name,
+)
+from reference_bleu.errors import BleuError
+
+#: The points, in the order they are asked: each is settled under the conventions found before it.
+POINTS: tuple[Point, ...] = (
+    scale.SCALE,
+    text.TEXT,
+    scale.PRECISION,
+    ref_length.REF_LENGTH,
+    aggregation.AGGREGATION,
+    zero.ZERO,
+    zero.UNDEFINED,
+    domain.EMPTY_HYPOTHESIS,
+    domain.EMPTY_REFERENCE,
+    domain.NO_REFERENCE,
+    domain.EMPTY_CORPUS,
+)
+BY_ID = {p.id: p for p in POINTS}
+
+
+def settle(point: Point, answers: Sequence[Answer], config: Config, tolerance: float = 0.0) -> Finding:
+    """Match the answers to every convention of ``point`` under ``config``; spec conventions first.
+
+    A convention matches within its own tolerance, or ``tolerance`` when that is larger (the
+    target's precision, once FP-PRECISION has found binary32). When a spec convention
+    matches, peer behaviours that happen to agree on these diagnostics are not reported.
+    """
+    conventions = point.conventions(config)
+    predictions = tuple(
+        (c.name, tuple(c.predict(config, d.corpus) for d in point.diagnostics)) for c in conventions
+    )
+    matched = [
+        c
+        for c, (_, p) in zip(conventions, predictions, strict=True)
+        if all(agrees(a, b, max(c.tolerance, tolerance)) for a, b in zip(answers, p, strict=True))
+    ]
+    if any(not c.divergence for c in matched):
+        matched = [c for c in matched if not c.divergence]
+    if not matched and point.id == "FP-ZERO":
+        matched = [c for c in zero.solved_parameters(answers, config, point, tolerance) if c]
+    return Finding(
+        point, tuple(_explain_peer(m, point, config) for m in matched), tuple(answers), predictions
+    )
+
+
+def _explain_peer(convention: Convention, point: Point, config: Config) -> Convention:
+    """A peer convention names the registered divergences its model shows on the diagnostics."""
+    if "peer" not in convention.divergence:
+        return convention
+    peer = next(p for p in PEERS if peer_name(p) == convention.name)
+    applied = sorted(
+        {ident for diag in point.diagnostics for ident in applied_divergences(peer, diag.corpus)}
+    )
+    return replace(convention, divergence=tuple(applied) or ("peer",))
+
+
+def applied_divergences(peer: PeerTarget, corpus: Corpus | Case) -> list[str]:
+    """The IDs of the registered divergences whose predicate holds for ``peer`` on ``corpus``."""
+    try:
+        case = corpus if isinstance(corpus, Case) else Case.of(corpus)
+    except BleuError:
+        return []
+    return [d.id for d in REGISTRY if d.applies(peer, case)]
+
+
+@dataclass(frozen=True)
+class Fingerprint:
+    """Every point's finding, and the reference options they add up to."""
+
+    findings: tuple[Finding, ...]
+    config: Config
+    flags: frozenset[str]
+
+    @property
+    def scale(self) -> float:
+        """100 for a percent target, else 1."""
+        return 100.0 if "percent" in self.flags else 1.0
+
+    @property
+    def tolerance(self) -> float:
+        """How close two of the target's scores must be to be the same (judge, invariants)."""
+        return _tolerance(self.flags)
+
+    @property
+    def text(self) -> tuple[str, str] | None:
+        """A text target's tokenizer and case folding (FP-TEXT), if found."""
+        return text_of(self.flags)
+
+
+def text_of(flags: frozenset[str] | set[str]) -> tuple[str, str] | None:
+    """The (tokenizer, case folding) an FP-TEXT convention's flags name, or None."""
+    found = dict(flag.split(":", 1) for flag in flags if flag.startswith(("tokenize:", "lowercase:")))
+    return (found["tokenize"], found["lowercase"]) if len(found) == 2 else None
+
+
+def _tolerance(flags: set[str] | frozenset[str]) -> float:
+    """The relative tolerance of the target's precision: binary32 once FP-PRECISION found it."""
+    return BINARY32_TOLERANCE if "binary32" in flags else SCORE_TOLERANCE
+
+
+def _settled_text(finding: Finding, config: Config, flags: set[str]) -> Finding:
+    """FP-TEXT is asked second (the scale known) and settled under the paper's conventions; when no
+    tokenizer matches there, it is settled again under every convention found since (a smoothing
+    that changes even non-zero precisions, such as add-k, hides the tokenizer at first)."""
+    if finding.convention is not None:
+        return finding
+    return settle(finding.point, finding.answers, config, _tolerance(flags))
+
+
+def fingerprint(target: ProtocolTarget) -> Fingerprint:
+    """Ask every point's diagnostics, in order, each under the conventions found before it."""
+    config: Config = {}
+    flags: set[str] = set()
+    findings = []
+    target.count_errors = False
+    text = target.capabilities.input == "text"
+    digits = target.digits
+    if digits is not None:  # FP-SCALE reads raw answers: one unit of their last decimal
+        ANSWER_RESOLUTION.set(10.0**-digits)
+    for point in POINTS:
+        if point.id == "FP-TEXT" and not text:
+            continue  # token targets get tokens: tokenization and case are the caller's
+        if point.id == "FP-SCALE":
+            answers = [ask(target, d.corpus, raw=True) for d in point.diagnostics]
+        elif point.id == "FP-TEXT":  # one-segment lines: a sentence-only target answers them too
+            level = "corpus" if "corpus" in target.capabilities.levels else "sentence"
+            answers = [ask(target, d.corpus, level=level) for d in point.diagnostics]
+        else:
+            answers = [ask(target, d.corpus) for d in point.diagnostics]
+        finding = settle(point, answers, config, _tolerance(flags))
+        findings.append(finding)
+        if finding.convention is not None:
+            config.update(finding.convention.options)
+            flags |= finding.convention.flags
+            if point.id == "FP-SCALE":
+                target.scale = 100.0 if "percent" in finding.convention.flags else 1.0
+                if digits is not None:  # from here on answers are divided by the scale
+                    ANSWER_RESOLUTION.set(10.0**-digits / target.scale)
+    findings = [_settled_text(f, config, flags) if f.point.id == "FP-TEXT" else f for f in findings]
+    flags |= next((f.convention.flags for f in findings if f.point.id == "FP-TEXT" and f.convention), set())
+    target.count_errors = True
+    target.score_tolerance = _tolerance(flags)
+    if config.get("smoothing") == "none":
+        del config["smoothing"]
+    return Fingerprint(tuple(findings), config, frozenset(flags))

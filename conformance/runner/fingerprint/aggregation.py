@@ -1,0 +1,20 @@
+"""FP-AGGREGATION: micro (corpus statistics, one score) or macro (a mean of sentence scores), EC-009."""
+
+from __future__ import annotations
+
+from conformance.runner.fingerprint.base import Config, Convention, Diagnostic, Point, alphabet, by_reference
+
+#: Two segments, every precision 1: micro pools c and r (BP = e^-0.5), macro averages BPs.
+_AGGREGATION = (
+    Diagnostic("c=4,r=4 and c=4,r=8", ([alphabet(4), alphabet(4)], [[alphabet(4)], [alphabet(8)]])),
+)
+
+
+def _aggregation(config: Config) -> tuple[Convention, ...]:
+    return (
+        by_reference("micro: corpus statistics, then one score", "EC-009", aggregation="micro"),
+        by_reference("macro: mean of sentence scores", "EC-009", aggregation="macro"),
+    )
+
+
+AGGREGATION = Point("FP-AGGREGATION", ("EC-009",), "how is a corpus aggregated?", _AGGREGATION, _aggregation)

@@ -1,0 +1,212 @@
+"""What every point of the fingerprint is made of (spec CONF-FINGERPRINT): diagnostics, conventions,
+points and findings; the reference's and the peers' predictions; asking a target and matching.
+
+The points themselves are in the modules beside this one, one module per group of axes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from conformance.peers.divergences import SACREBLEU_CONFIGS
+from conformance.peers.models import Case, PeerTarget, model, reference_options
+from conformance.peers.targets import NltkTarget
+from conformance.runner.client import ProtocolTarget, TargetFaultError, TargetSkippedError, absolute_tolerance
+from reference_bleu import corpus_bleu
+from reference_bleu.errors import BleuError
+
+Corpus = tuple[list[list[str]], list[list[list[str]]]]
+Answer = float | str  # a score on [0, 1] (or raw, for the scale), "error", or "fault:<kind>"
+Config = dict[str, Any]
+
+#: Relative tolerance when matching an answer to a prediction (far below the gaps between
+#: conventions on the diagnostics, which tests show exceed BINARY32_TOLERANCE; far above
+#: binary64 rounding).
+MATCH_TOLERANCE = 1e-9
+#: The same for a target that computes in binary32 (a tensor library's default dtype): its
+#: logs, sums and exponentials each round to 2^-24, and a score is off by up to some 1e-6.
+BINARY32_TOLERANCE = 1e-5
+
+
+def words(text: str) -> list[str]:
+    """Tokens of a diagnostic written as a string."""
+    return text.split()
+
+
+def alphabet(n: int, start: int = 0) -> list[str]:
+    return [f"w{k}" for k in range(start, start + n)]
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One diagnostic input: a name for reports and the corpus."""
+
+    name: str
+    corpus: Corpus
+
+
+@dataclass(frozen=True)
+class Convention:
+    """A named way to settle a point: what it predicts, and what it sets in the reference's options."""
+
+    name: str
+    predict: Callable[[Config, Corpus], Answer]
+    options: Config = field(default_factory=dict)
+    divergence: tuple[str, ...] = ()  # registered divergences this convention is (not a spec choice)
+    spec: str = ""  # the spec section naming it
+    flags: frozenset[str] = frozenset()  # e.g. "error-on-empty-hypothesis", read by the judge
+    tolerance: float = MATCH_TOLERANCE  # how close an answer must be to the prediction
+    breaks: frozenset[str] = frozenset()  # invariants (spec 09) this behaviour is known to break
+
+
+@dataclass(frozen=True)
+class Point:
+    """An open point of the spec, its diagnostics and its known conventions (preferred first)."""
+
+    id: str
+    ec: tuple[str, ...]
+    question: str
+    diagnostics: tuple[Diagnostic, ...]
+    conventions: Callable[[Config], tuple[Convention, ...]]
+    level: str = "corpus"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """What the target does on one point: the matching conventions and the evidence."""
+
+    point: Point
+    matched: tuple[Convention, ...]
+    answers: tuple[Answer, ...]
+    predictions: tuple[tuple[str, tuple[Answer, ...]], ...]
+
+    @property
+    def convention(self) -> Convention | None:
+        """The preferred matching convention, or None."""
+        return self.matched[0] if self.matched else None
+
+    @property
+    def status(self) -> str:
+        """``spec`` (a spec convention), ``divergence`` (a registered peer behaviour) or ``unknown``."""
+        if self.convention is None:
+            return "unknown"
+        return "divergence" if self.convention.divergence else "spec"
+
+    def evidence(self) -> list[dict[str, Any]]:
+        """Each diagnostic with the target's answer and every convention's prediction."""
+        rows = []
+        for k, diagnostic in enumerate(self.point.diagnostics):
+            rows.append(
+                {
+                    "diagnostic": diagnostic.name,
+                    "hypotheses": diagnostic.corpus[0],
+                    "references": diagnostic.corpus[1],
+                    "answer": show_answer(self.answers[k]),
+                    "predictions": {name: show_answer(values[k]) for name, values in self.predictions},
+                }
+            )
+        return rows
+
+
+def show_answer(answer: Answer) -> Answer:
+    return answer if isinstance(answer, str) else float(f"{answer:.15g}")
+
+
+# --- predictions -----------------------------------------------------------------------------
+
+
+def reference_prediction(config: Config, corpus: Corpus, **overrides: Any) -> Answer:
+    """The reference's score under ``config`` updated by ``overrides``, or "error"."""
+    try:
+        return corpus_bleu(*corpus, **{**config, **overrides}).score
+    except BleuError:
+        return "error"
+
+
+def by_reference(name: str, spec: str, flags: frozenset[str] = frozenset(), **options: Any) -> Convention:
+    return Convention(
+        name, lambda config, corpus: reference_prediction(config, corpus, **options), options, (), spec, flags
+    )
+
+
+def error_convention(name: str, spec: str, flag: str) -> Convention:
+    return Convention(name, lambda config, corpus: "error", {}, (), spec, frozenset({flag}))
+
+
+def constant(name: str, value: float, spec: str) -> Convention:
+    return Convention(name, lambda config, corpus: value, {}, (), spec)
+
+
+def transformed(name: str, spec: str, change: Callable[[Corpus], Corpus]) -> Convention:
+    return Convention(name, lambda config, corpus: reference_prediction(config, change(corpus)), {}, (), spec)
+
+
+def peer_name(peer: PeerTarget) -> str:
+    """``nltk method0``, ``sacrebleu exp``: the peer and its options, as reports show them."""
+    return f"{'nltk' if isinstance(peer, NltkTarget) else 'sacrebleu'} {peer.configuration}"
+
+
+def peer_convention(peer: PeerTarget, keys: tuple[str, ...]) -> Convention:
+    """A peer's behaviour as a convention: predicted by its model; divergent where entries apply."""
+
+    def predict(config: Config, corpus: Corpus) -> Answer:
+        try:
+            value = model(peer, Case.of(corpus))
+        except BleuError:
+            return "error"
+        return value if isinstance(value, float) else "error"
+
+    options = {k: v for k, v in reference_options(peer).items() if k in keys}
+    return Convention(peer_name(peer), predict, options, ("peer",), "10-divergences")
+
+
+def peers_apply(config: Config) -> bool:
+    """Peer models assume the closest reference length and micro aggregation."""
+    return bool(
+        config.get("ref_length", "closest") == "closest" and config.get("aggregation", "micro") == "micro"
+    )
+
+
+PEERS: tuple[PeerTarget, ...] = (
+    *(NltkTarget(m, reweigh) for m in range(8) for reweigh in (False, True)),
+    *(p for p in SACREBLEU_CONFIGS if p.level == "corpus"),
+)
+
+
+def same_peers(
+    config: Config, keys: tuple[str, ...], breaks: frozenset[str] = frozenset()
+) -> tuple[Convention, ...]:
+    """Peer conventions that agree with the smoothing (and effective order) already found.
+
+    ``breaks``: the invariants the peers' behaviour on this point is known to break.
+    """
+    if not peers_apply(config):
+        return ()
+    settled = ("smoothing", "smoothing_value") + (() if "effective_order" in keys else ("effective_order",))
+
+    def same(peer: PeerTarget) -> bool:
+        options = {"smoothing": "none", "effective_order": False, **reference_options(peer)}
+        wanted = {"smoothing": "none", "effective_order": False, **config}
+        return all(options.get(k) == wanted.get(k) for k in settled)
+
+    return tuple(replace(peer_convention(p, keys), breaks=breaks) for p in PEERS if same(p))
+
+
+def ask(target: ProtocolTarget, corpus: Corpus, raw: bool = False, level: str = "corpus") -> Answer:
+    """The target's answer: its score, "error" (an error or a skip), or "fault:<kind>"."""
+    try:
+        return target.score(level, corpus[0], corpus[1], raw=raw).score
+    except TargetSkippedError:
+        return "error"
+    except TargetFaultError as fault:
+        return "error" if fault.kind == "error" else f"fault:{fault.kind}"
+
+
+def agrees(answer: Answer, prediction: Answer, tolerance: float = MATCH_TOLERANCE) -> bool:
+    """An answer matches a prediction: the same error, or the same number within ``tolerance``."""
+    if isinstance(answer, str) or isinstance(prediction, str):
+        return answer == prediction
+    return math.isclose(answer, prediction, rel_tol=tolerance, abs_tol=absolute_tolerance())

@@ -1,0 +1,36 @@
+"""FP-REF-LENGTH: which reference length r, and how ties are broken (spec EC-001)."""
+
+from __future__ import annotations
+
+from conformance.runner.fingerprint.base import Config, Convention, Diagnostic, Point, alphabet, by_reference
+from reference_bleu.length import REF_LENGTH_RULES
+
+#: Every precision 1 (the candidate is a piece of a reference): the score is BP, so r shows.
+_TWELVE = alphabet(12)
+_REF_LENGTH = (
+    Diagnostic("c=12; refs of 13 then 11", ([_TWELVE], [[alphabet(13), alphabet(11)]])),
+    Diagnostic("c=12; refs of 11 then 13", ([_TWELVE], [[alphabet(11), alphabet(13)]])),
+    Diagnostic("c=12; refs of 20, 13, 8", ([_TWELVE], [[alphabet(20), alphabet(13), alphabet(8, 50)]])),
+)
+
+_RULE_NAMES = {
+    "closest": "closest, ties to the shorter",
+    "closest-longer": "closest, ties to the longer",
+    "closest-first": "closest, ties to the first listed",
+    "shortest": "shortest reference",
+    "longest": "longest reference",
+    "average": "average reference length",
+}
+
+
+def _ref_length(config: Config) -> tuple[Convention, ...]:
+    return tuple(by_reference(_RULE_NAMES[rule], "EC-001", ref_length=rule) for rule in REF_LENGTH_RULES)
+
+
+REF_LENGTH = Point(
+    "FP-REF-LENGTH",
+    ("EC-001",),
+    "which reference length r, and how are ties broken?",
+    _REF_LENGTH,
+    _ref_length,
+)

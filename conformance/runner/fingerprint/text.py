@@ -1,0 +1,82 @@
+"""FP-TEXT: how a text target tokenizes and folds case (spec EC-010, TOK-PIPELINE)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from conformance.runner.fingerprint.base import (
+    Answer,
+    Config,
+    Convention,
+    Corpus,
+    Diagnostic,
+    Point,
+    reference_prediction,
+    words,
+)
+from reference_bleu.tokenizers import CASE_FOLDINGS, TOKENIZERS, tokenize_line
+
+#: Text targets (``input: "text"``) get each token list joined with spaces; these lines tell the
+#: tokenizers and case foldings apart (each of the 15 pairs gives another answer vector under the
+#: paper's conventions, every order matching in every line so that no zero hides a difference).
+_TEXT = (
+    Diagnostic("case", ([words("The Cat sat on the mat today")], [[words("the cat sat on the mat today")]])),
+    Diagnostic(
+        "case beyond ASCII",
+        ([words("Été was hot on the beach today")], [[words("été was hot on the beach today")]]),
+    ),
+    Diagnostic(
+        "punctuation", ([words("the cat sat on the mat today.")], [[words("the cat sat on the mat today .")]])
+    ),
+    Diagnostic(
+        "hyphen",
+        ([words("the cat-dog sat on the mat today")], [[words("the cat - dog sat on the mat today")]]),
+    ),
+    Diagnostic(
+        "Chinese characters",
+        (
+            [words("我爱北京天安门 and the cat sat on it")],
+            [[words("我 爱 北京 天安门 and the cat sat on it")]],
+        ),
+    ),
+    Diagnostic("characters", ([words("the cat sat on the mat")], [[words("the cta sat on the mat")]])),
+)
+
+
+def retokenized(corpus: Corpus, tokenize: str, lowercase: str) -> Corpus:
+    """The corpus as a text target sees it: each token list joined with spaces, then tokenized."""
+    hypotheses, references = corpus
+
+    def again(tokens: Sequence[str]) -> list[str]:
+        return tokenize_line(" ".join(tokens), tokenize, lowercase)
+
+    return [again(h) for h in hypotheses], [[again(r) for r in rs] for rs in references]
+
+
+def _text_predictor(tokenize: str, lowercase: str) -> Callable[[Config, Corpus], Answer]:
+    return lambda config, corpus: reference_prediction(config, retokenized(corpus, tokenize, lowercase))
+
+
+def _text(config: Config) -> tuple[Convention, ...]:
+    """Every tokenizer of chapter 11 with every case folding; whitespace splitting, no folding first."""
+    return tuple(
+        Convention(
+            f"tokenize {tokenize}, case {lowercase}",
+            _text_predictor(tokenize, lowercase),
+            {},
+            (),
+            "TOK-PIPELINE",
+            frozenset({f"tokenize:{tokenize}", f"lowercase:{lowercase}"}),
+        )
+        for tokenize in TOKENIZERS
+        for lowercase in CASE_FOLDINGS
+    )
+
+
+TEXT = Point(
+    "FP-TEXT",
+    ("EC-010", "TOK-PIPELINE"),
+    "how does a text target tokenize and fold case?",
+    _TEXT,
+    _text,
+)
