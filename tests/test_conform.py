@@ -393,7 +393,7 @@ def test_failures_are_grouped_by_root_cause() -> None:
     """CONF-REPORT: checks shrunk to the same input are one cause under one headline; the line that shows
     a long counterexample stays valid JSON."""
     from conformance.runner.conform import TargetReport, abbreviated, causes, details  # noqa: PLC0415
-    from conformance.runner.judge import Check  # noqa: PLC0415
+    from conformance.runner.judge.base import Check  # noqa: PLC0415
 
     same = [[["the", "the"]], [[["the"]]]]
     checks = [

@@ -35,7 +35,8 @@ from conformance.runner.client import (
 )
 from conformance.runner.expectation import Expectation, Verdict, judge_expectation
 from conformance.runner.fingerprint import fingerprint
-from conformance.runner.judge import Check, Judge
+from conformance.runner.judge import Judge
+from conformance.runner.judge.base import Check
 from conformance.runner.protocol import MAX_DIGITS
 from reference_bleu.errors import BleuError
 from reference_bleu.options import VERSION

@@ -34,7 +34,7 @@ from conformance.peers.targets import ReferenceTarget
 from conformance.runner.client import ProtocolTarget, TargetFaultError, TargetSkippedError
 from conformance.runner.fingerprint import Fingerprint, settle, text_of
 from conformance.runner.fingerprint.base import MATCH_TOLERANCE, Answer, Corpus, agrees, ask
-from conformance.runner.judge import Check
+from conformance.runner.judge.base import Check
 from conformance.suite.invariants import BY_ID, InvariantViolationError
 from conformance.suite.loader import load_vectors
 from reference_bleu import corpus_bleu

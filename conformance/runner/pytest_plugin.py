@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from conformance.runner.client import python_command
-from conformance.runner.judge import Check
+from conformance.runner.judge.base import Check
 
 _KEY = pytest.StashKey[list[Check]]()
 

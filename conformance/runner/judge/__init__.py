@@ -1,0 +1,44 @@
+"""Judging a fingerprinted target: invariants, vectors, differential tests, robustness (spec CONF-JUDGE).
+
+Every check has an ID and ends as ``pass``, ``fail`` (with the shrunk counterexample),
+``explained`` (it differs, and a registered peer divergence's model reproduces the target's
+answer: not conformant, but known), or ``n/a`` (with the reason: the target lacks the
+capability, or the invariant does not hold under the convention it follows, spec 09).
+A target is conformant when every point of its fingerprint is a spec convention and no check
+is ``fail`` or ``explained``.
+
+One family of checks a module, each a class on :class:`~.base.JudgeBase` (the target, its
+fingerprint, the budget, and running a property as a check): :mod:`.fingerprint_rows`,
+:mod:`.invariant_checks`, :mod:`.differential`, :mod:`.vector_checks` (which explains through
+the differential family) and :mod:`.robustness`. :class:`Judge` combines them and runs them in
+report order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from conformance.runner.judge.base import Check
+from conformance.runner.judge.fingerprint_rows import FingerprintRows
+from conformance.runner.judge.invariant_checks import InvariantChecks
+from conformance.runner.judge.robustness import RobustnessChecks
+from conformance.runner.judge.vector_checks import VectorChecks
+
+
+@dataclass
+class Judge(FingerprintRows, InvariantChecks, VectorChecks, RobustnessChecks):
+    """Runs every check on one fingerprinted target: one family of checks a module."""
+
+    def run(
+        self, declared_scale: str | None = None, progress: Callable[[str], None] | None = None
+    ) -> list[Check]:
+        """Every check, in report order; ``progress`` is told the name of each stage as it starts."""
+        self.fingerprint_checks()
+        self.declared_scale_check(declared_scale)
+        for stage in (self.invariant_checks, self.vector_checks, self.differential_checks):
+            if progress:
+                progress(stage.__name__.replace("_checks", ""))
+            stage()
+        self.robustness_checks()
+        return self.checks

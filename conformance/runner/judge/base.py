@@ -1,0 +1,233 @@
+"""The judge's common ground (spec CONF-JUDGE): a check and its coverage, and running one property as a
+check against a fingerprinted target (hypothesis, shrinking once per fault, stopping on skips)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from hypothesis import HealthCheck, Phase, assume, given, seed, settings
+from hypothesis import strategies as st
+from hypothesis.errors import Flaky, Unsatisfiable
+
+from conformance.runner.client import ProtocolTarget, TargetFaultError, TargetSkippedError
+from conformance.runner.fingerprint import Fingerprint
+from conformance.runner.fingerprint.base import Config, Corpus, agrees
+from reference_bleu.options import make_options
+
+
+@dataclass(frozen=True)
+class Check:
+    """The outcome of one check."""
+
+    id: str
+    title: str
+    status: str  # pass, fail, explained, n/a, insufficient
+    detail: str = ""
+    spec_ids: tuple[str, ...] = ()
+    counterexample: Any = None
+    explained_by: tuple[str, ...] = ()
+    #: Coverage of a check on generated inputs: the target's answers (ok or error) and all its
+    #: answers including ``skipped`` (questions the target declared it cannot take are not asked).
+    answered: int | None = None
+    asked: int | None = None
+
+
+#: A check passes only if the target answered at least this share of the questions it was asked
+#: (``skipped`` answers count as asked; levels it declares it lacks are not asked): spec CONF-JUDGE.
+MIN_ANSWERED_SHARE = 0.5
+
+
+def covered(check: Check) -> Check:
+    """``check`` with its coverage judged: too few answers is "insufficient evidence", never a pass.
+
+    A check that failed keeps its failure (one answer can show a bug); a pass or an n/a on
+    which the target skipped more than half of what it was asked becomes ``insufficient``.
+    """
+    if check.asked is None or check.answered is None or check.asked == 0:
+        return check
+    if check.status in ("pass", "n/a") and check.answered < MIN_ANSWERED_SHARE * check.asked:
+        detail = (
+            f"insufficient evidence: the target answered {check.answered} of the {check.asked} "
+            f"questions it was asked (skipped the rest); at least {MIN_ANSWERED_SHARE:.0%} are needed"
+        )
+        return replace(check, status="insufficient", detail=detail)
+    return check
+
+
+class ThinEvidenceError(Exception):
+    """A check's target skipped as many questions as the check has examples, answering fewer than half."""
+
+
+class NothingToAskError(Exception):
+    """A check met only questions at levels the target does not declare, as many as it has examples."""
+
+
+class CheckFailureError(AssertionError):
+    """A check failed on one input (hypothesis shrinks it)."""
+
+    def __init__(
+        self, message: str, example: Any, explained_by: tuple[str, ...] = (), fault: str = ""
+    ) -> None:
+        super().__init__(message)
+        self.example, self.explained_by, self.fault = example, explained_by, fault
+
+
+@dataclass
+class JudgeBase:
+    """What every family of checks works with: the target, its fingerprint, the budget, the checks
+    so far, and running one property as a check (shrinking, coverage)."""
+
+    target: ProtocolTarget
+    fingerprint: Fingerprint
+    examples: int = 100
+    seed: int = 0
+    checks: list[Check] = field(default_factory=list)
+    #: The shrunk input of the first check that each kind of fault failed (for the ROB-* rows).
+    fault_examples: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def config(self) -> Config:
+        """The reference's options under the target's conventions."""
+        return self.fingerprint.config
+
+    def acceptable(self, corpus: Corpus) -> bool:
+        """Inputs the target's conventions let it refuse are left out of generated inputs (and said so)."""
+        hyps, refs = corpus
+        flags = self.fingerprint.flags
+        if "error-on-empty-hypothesis" in flags and any(not h for h in hyps):
+            return False
+        if "error-on-empty-reference" in flags and any(not r for rs in refs for r in rs):
+            return False
+        if "error-on-undefined" in flags:
+            return all(len(h) >= make_options(**self.config).max_order for h in hyps)
+        return True
+
+    def _run(
+        self,
+        ident: str,
+        title: str,
+        strategy: st.SearchStrategy[Any],
+        body: Callable[[Any], None],
+        spec_ids: tuple[str, ...],
+    ) -> Check:
+        failing: list[Any] = []  # the last failing input: after shrinking, the shrunk one
+
+        def last() -> Any:
+            return failing[0] if failing else None
+
+        answered_before, skipped_before = self.target.answered, self.target.skipped
+        undeclared = [0]  # questions at a level the target does not declare: never asked
+
+        def test(example: Any) -> None:
+            try:
+                body(example)
+            except TargetSkippedError as skip:
+                if skip.declared:
+                    undeclared[0] += 1
+                    if undeclared[0] >= self.examples and self.target.answered == answered_before:
+                        raise NothingToAskError from None  # generating more would only skip again
+                skips = self.target.skipped - skipped_before
+                if not skip.declared and skips >= self.examples > 2 * (
+                    self.target.answered - answered_before
+                ):
+                    raise ThinEvidenceError from None  # coverage is lost already: stop asking
+                assume(False)
+            except TargetFaultError as fault:
+                failing[:] = [example]
+                raise CheckFailureError(f"the target failed ({fault})", example, fault=fault.kind) from None
+            except AssertionError:
+                failing[:] = [example]
+                raise
+
+        def attempt(shrink: bool) -> None:
+            phases = tuple(Phase) if shrink else (Phase.explicit, Phase.reuse, Phase.generate)
+            runner = seed(self.seed)(
+                settings(
+                    max_examples=self.examples,
+                    database=None,
+                    deadline=None,
+                    derandomize=False,
+                    suppress_health_check=list(HealthCheck),
+                    print_blob=False,
+                    report_multiple_bugs=False,
+                    phases=phases,
+                )(given(strategy)(test))
+            )
+            runner()
+
+        try:
+            check = self._attempts(ident, title, spec_ids, attempt, last)
+        except ThinEvidenceError:
+            check = Check(ident, title, "n/a", "stopped: the target skipped most questions", spec_ids)
+        except NothingToAskError:
+            check = Check(ident, title, "n/a", "the target declares no level this check asks at", spec_ids)
+        answered = self.target.answered - answered_before
+        skipped = self.target.skipped - skipped_before
+        return covered(replace(check, answered=answered, asked=answered + skipped))
+
+    def _attempts(
+        self,
+        ident: str,
+        title: str,
+        spec_ids: tuple[str, ...],
+        attempt: Callable[[bool], None],
+        last: Callable[[], Any],
+    ) -> Check:
+        """Run a check's property (shrinking only when needed) and turn its outcome into a Check."""
+        # A fault (crash, hang, garbage) fails every check it meets; it is shrunk once per kind,
+        # for its ROB-* row, and later checks it fails name that row instead of shrinking again.
+        # The same seed generates the same inputs, so the shrinking run meets the same failure.
+        try:
+            try:
+                attempt(False)
+                return Check(ident, title, "pass", f"{self.examples} generated examples", spec_ids)
+            except AssertionError as failure:
+                if getattr(failure, "fault", "") not in self.fault_examples:
+                    attempt(True)
+                else:
+                    raise
+            detail = "nondeterministic: failed, then passed on the same inputs"
+            return Check(ident, title, "fail", detail, spec_ids, last())
+        except CheckFailureError as failure:
+            detail = str(failure)
+            if failure.fault in self.fault_examples:
+                detail += f" (counterexample shrunk under ROB-{failure.fault.upper()})"
+            elif failure.fault:
+                self.fault_examples[failure.fault] = last()
+            status = "explained" if failure.explained_by else "fail"
+            return Check(ident, title, status, detail, spec_ids, last(), failure.explained_by)
+        except AssertionError as failure:  # an invariant's own violation
+            return Check(ident, title, "fail", str(failure), spec_ids, last())
+        except Flaky as error:
+            detail = f"nondeterministic: {error}"[:500]
+            return Check(ident, title, "fail", detail, spec_ids, last())
+        except Unsatisfiable:
+            return Check(ident, title, "n/a", "no generated input could be asked", spec_ids)
+
+
+def corpus_of(example: Any) -> Corpus | None:
+    """The corpus inside an invariant's example (some carry a permutation or mapping beside it)."""
+    if (
+        isinstance(example, tuple)
+        and len(example) == 2
+        and isinstance(example[0], list)
+        and isinstance(example[1], list)
+    ):
+        return example
+    if isinstance(example, tuple) and example and isinstance(example[0], tuple):
+        return corpus_of(example[0])
+    return None
+
+
+def agree_or_both_errors(answer: float | str, expected: float | str, tolerance: float) -> bool:
+    """Both an error (whatever the words after "error"), or the same number (``agrees``)."""
+    if isinstance(answer, str) or isinstance(expected, str):
+        return (
+            isinstance(answer, str)
+            and isinstance(expected, str)
+            and answer.startswith("error")
+            and expected.startswith("error")
+        )
+    return agrees(answer, expected, tolerance)

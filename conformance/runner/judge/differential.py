@@ -1,0 +1,155 @@
+"""Differential checks: the target against the reference at its fingerprinted point, corpus, sentence
+and statistics, each difference explained only by the fingerprinted peers (CONF-JUDGE)."""
+
+from __future__ import annotations
+
+from hypothesis import assume
+
+from conformance.peers.models import Case, PeerTarget, model
+from conformance.runner.client import TargetFaultError
+from conformance.runner.fingerprint import applied_divergences
+from conformance.runner.fingerprint.base import PEERS, Corpus, agrees, peer_name, reference_prediction
+from conformance.runner.judge.base import Check, CheckFailureError, JudgeBase, agree_or_both_errors
+from conformance.suite.invariants import same_statistics
+from conformance.suite.strategies import corpora
+from reference_bleu import corpus_bleu, sentence_bleu
+from reference_bleu.errors import BleuError
+
+
+class DifferentialChecks(JudgeBase):
+    """Differential checks: the target against the reference at its fingerprinted point, corpus, sentence"""
+
+    def expected(self, corpus: Corpus) -> float | str:
+        """The reference's answer under the target's conventions."""
+        return reference_prediction(self.config, corpus)
+
+    def fingerprinted_peers(self) -> tuple[PeerTarget, ...]:
+        """The peers whose conventions the fingerprint placed the target at (CONF-JUDGE)."""
+        names = {f.convention.name for f in self.fingerprint.findings if f.convention is not None}
+        return tuple(p for p in PEERS if peer_name(p) in names)
+
+    def explain(self, corpus: Corpus, answer: float | str) -> tuple[str, ...]:
+        """The registered divergences of the fingerprinted peers whose model reproduces ``answer``.
+
+        Only a peer the fingerprint placed the target at can explain a difference (spec
+        CONF-JUDGE): a peer whose model merely happens to give the same number on a shrunk
+        input says nothing about the target, and listing every such peer named a dozen
+        unrelated tools on one row.
+        """
+        if not isinstance(answer, float):
+            return ()
+        try:
+            case = Case.of(corpus)
+        except BleuError:
+            return ()
+        found: list[str] = []
+        for peer in self.fingerprinted_peers():
+            value = model(peer, case)
+            if isinstance(value, float) and agrees(answer, value, self.fingerprint.tolerance):
+                applied = applied_divergences(peer, case)
+                if applied:
+                    found += [peer_name(peer), *applied]
+        return tuple(dict.fromkeys(found))
+
+    def differential_checks(self) -> None:
+        """Scores (corpus, sentence) and statistics against the reference configured to the conventions."""
+
+        def corpus_body(corpus: Corpus) -> None:
+            assume(self.acceptable(corpus))
+            try:
+                answer: float | str = self.target.corpus(*corpus).score
+            except TargetFaultError as fault:
+                if fault.kind != "error":
+                    raise
+                answer = "error"
+            expected = self.expected(corpus)
+            if not agree_or_both_errors(answer, expected, self.fingerprint.tolerance):
+                raise CheckFailureError(
+                    f"target {answer!r} != reference {expected!r} under {self.config}",
+                    corpus,
+                    self.explain(corpus, answer) if isinstance(answer, float) else (),
+                )
+
+        self.checks.append(
+            self._run(
+                "DIFF-CORPUS",
+                "corpus score equals the reference's under the same conventions",
+                corpora(),
+                corpus_body,
+                ("BLEU-EVAL",),
+            )
+        )
+        caps = self.target.capabilities
+        if "sentence" in caps.levels:
+
+            def sentence_body(corpus: Corpus) -> None:
+                one = (corpus[0][:1], corpus[1][:1])
+                assume(self.acceptable(one))
+                outcome = self.target.sentence(one[0][0], one[1][0])
+                assert outcome is not None
+                try:
+                    expected: float | str = sentence_bleu(one[0][0], one[1][0], **self.config).score
+                except BleuError:
+                    expected = "error"
+                if not agree_or_both_errors(outcome.score, expected, self.fingerprint.tolerance):
+                    raise CheckFailureError(
+                        f"sentence score {outcome.score!r} != reference {expected!r}",
+                        one,
+                        self.explain(one, outcome.score),
+                    )
+
+            self.checks.append(
+                self._run(
+                    "DIFF-SENTENCE",
+                    "sentence score equals the reference's",
+                    corpora(max_segments=1),
+                    sentence_body,
+                    ("EC-009",),
+                )
+            )
+        else:
+            self.checks.append(
+                Check(
+                    "DIFF-SENTENCE",
+                    "sentence score equals the reference's",
+                    "n/a",
+                    "no sentence entry point",
+                    ("EC-009",),
+                )
+            )
+        if caps.statistics:
+
+            def stats_body(corpus: Corpus) -> None:
+                assume(self.acceptable(corpus))
+                out = self.target.corpus(*corpus)
+                ref = corpus_bleu(*corpus, **self.config)
+                n = len(ref.matches)
+                got = (
+                    out.matches[:n] if out.matches else out.matches,
+                    out.totals[:n] if out.totals else out.totals,
+                    out.hyp_len,
+                    out.ref_len,
+                )
+                want = (ref.matches, ref.totals, ref.hyp_len, ref.ref_len)
+                if not same_statistics(got, want):
+                    raise CheckFailureError(f"statistics (m, l, c, r) {got} != reference {want}", corpus)
+
+            self.checks.append(
+                self._run(
+                    "DIFF-STATS",
+                    "statistics equal the reference's, exactly",
+                    corpora(),
+                    stats_body,
+                    ("BLEU-STATS", "BLEU-CORPUS"),
+                )
+            )
+        else:
+            self.checks.append(
+                Check(
+                    "DIFF-STATS",
+                    "statistics equal the reference's, exactly",
+                    "n/a",
+                    "target exposes no statistics",
+                    ("BLEU-STATS",),
+                )
+            )

@@ -1,0 +1,89 @@
+"""The invariants of spec 09 that hold under the target's conventions, each a property (CONF-JUDGE)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from hypothesis import assume
+
+from conformance.runner.judge.base import Check, JudgeBase, corpus_of
+from conformance.suite.invariants import INVARIANTS, Invariant, holds
+
+
+class InvariantChecks(JudgeBase):
+    """The invariants of spec 09 that hold under the target's conventions, each a property (CONF-JUDGE)."""
+
+    def _text_merges_tokens(self) -> str:
+        """Why a text target's own tokenizer or case folding (FP-TEXT) does not keep INV-RENAME, or "".
+
+        The renaming maps words to case variants ("the" to "The") and to words of other
+        letters; case folding merges the first, a character tokenizer sees the second letter by
+        letter. Neither is a bug: the convention was found and is judged on its own axis.
+        """
+        text = self.fingerprint.text
+        if text is None or (text[1] == "none" and text[0] != "char"):
+            return ""
+        return f"does not hold for a text target with tokenize {text[0]}, case {text[1]} (FP-TEXT)"
+
+    def invariant_checks(self) -> None:
+        """Each invariant that must hold under the target's conventions, on generated inputs."""
+        caps = self.target.capabilities
+        has = {
+            "statistics": caps.statistics,
+            "sentence": "sentence" in caps.levels,
+            "brevity_penalty": caps.statistics,
+        }
+        merging = self._text_merges_tokens()
+        for invariant in INVARIANTS:
+            missing = [need for need in sorted(invariant.needs) if not has.get(need, False)]
+            if invariant.id == "INV-RENAME" and merging:
+                self.checks.append(Check(invariant.id, invariant.statement, "n/a", merging, (invariant.id,)))
+            elif missing:
+                self.checks.append(
+                    Check(
+                        invariant.id,
+                        invariant.statement,
+                        "n/a",
+                        f"target exposes no {', '.join(missing)}",
+                        (invariant.id,),
+                    )
+                )
+            elif not holds(invariant.id, self.config):
+                self.checks.append(
+                    Check(
+                        invariant.id,
+                        invariant.statement,
+                        "n/a",
+                        "does not hold under the target's conventions (spec 09)",
+                        (invariant.id,),
+                    )
+                )
+            else:
+                self.checks.append(self._explained(self._invariant(invariant)))
+
+    def _explained(self, check: Check) -> Check:
+        """A failed invariant that a fingerprinted peer behaviour is known to break is ``explained``.
+
+        The behaviour is already reported on its FP row with its divergence IDs (e.g. nltk's
+        log-0 sentinel, DIV-NLTK-002, breaks INV-ZERO); the counterexample is kept.
+        """
+        why = [
+            d
+            for f in self.fingerprint.findings
+            if f.convention and check.id in f.convention.breaks
+            for d in f.convention.divergence
+            if d != "peer"
+        ]
+        if check.status != "fail" or not why:
+            return check
+        return replace(check, status="explained", explained_by=tuple(dict.fromkeys(why)))
+
+    def _invariant(self, invariant: Invariant) -> Check:
+        def body(example: Any) -> None:
+            corpus = corpus_of(example)
+            if corpus is not None:
+                assume(self.acceptable(corpus))
+            invariant.check(self.target, example)
+
+        return self._run(invariant.id, invariant.statement, invariant.strategy, body, (invariant.id,))

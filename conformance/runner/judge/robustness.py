@@ -1,0 +1,32 @@
+"""The ROB-* rows: every kind of fault the client met, with its first shrunk input (CONF-ROBUST)."""
+
+from __future__ import annotations
+
+from conformance.runner.client import FAULT_KINDS
+from conformance.runner.judge.base import Check, JudgeBase
+
+
+class RobustnessChecks(JudgeBase):
+    """The ROB-* rows: every kind of fault the client met, with its first shrunk input (CONF-ROBUST)."""
+
+    def robustness_checks(self) -> None:
+        """One row per kind of misbehaviour seen in the whole run (spec CONF-ROBUST)."""
+        for kind in FAULT_KINDS:
+            count = self.target.faults.get(kind, 0)
+            ident = f"ROB-{kind.upper()}"
+            title = f"no {kind} on valid input" if kind != "error" else "no error on valid input"
+            if count:
+                self.checks.append(
+                    Check(
+                        ident,
+                        title,
+                        "fail",
+                        f"{count} time(s); first: {self.target.first_fault[kind]}",
+                        ("CONF-ROBUST",),
+                        self.fault_examples.get(kind, self.target.first_input.get(kind)),
+                    )
+                )
+            else:
+                self.checks.append(
+                    Check(ident, title, "pass", f"{self.target.calls} calls", ("CONF-ROBUST",))
+                )

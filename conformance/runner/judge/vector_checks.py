@@ -1,0 +1,78 @@
+"""The language-neutral vectors whose options are the target's point (CONF-JUDGE, CONF-VECTORS)."""
+
+from __future__ import annotations
+
+from conformance.runner.client import TargetFaultError, TargetSkippedError
+from conformance.runner.judge.base import Check, agree_or_both_errors
+from conformance.runner.judge.differential import DifferentialChecks
+from conformance.suite.loader import load_vectors
+from reference_bleu.errors import BleuError
+from reference_bleu.options import make_options
+
+
+class VectorChecks(DifferentialChecks):
+    """The language-neutral vectors whose options are the target's point (CONF-JUDGE, CONF-VECTORS)."""
+
+    def vector_checks(self) -> None:
+        """The vectors whose options are the target's conventions; ``acceptable`` alternatives honoured."""
+        mine = make_options(**self.config)
+        explained_by: dict[str, None] = {}
+        failures: list[str] = []
+        explained: list[str] = []
+        used = 0
+        for vector in load_vectors():
+            try:
+                if make_options(**vector.api_options()) != mine:
+                    continue
+            except BleuError:
+                continue
+            corpus = (vector.data["hypotheses"], vector.data["references"])
+            if not vector.scored or not self.acceptable(corpus):
+                continue
+            used += 1
+            try:
+                answer: float | str = self.target.corpus(*corpus).score
+            except (TargetFaultError, TargetSkippedError) as fault:
+                answer = f"error ({fault})"
+            allowed = [float(vector.expected_score())] + [
+                float(a["score"])
+                for a in vector.data.get("acceptable", ())
+                if a["convention"] in self._convention_names()
+            ]
+            if not any(agree_or_both_errors(answer, value, self.fingerprint.tolerance) for value in allowed):
+                why = self.explain(corpus, answer)
+                (explained if why else failures).append(f"{vector.id}: {answer!r} != {allowed[0]!r}")
+                explained_by.update(dict.fromkeys(why))
+        title = "vectors under the target's conventions"
+        if explained and not failures:
+            self.checks.append(
+                Check(
+                    "VECTORS",
+                    title,
+                    "explained",
+                    f"{len(explained)} of {used} differ: " + "; ".join(explained[:3]),
+                    ("CONF-VECTORS",),
+                    None,
+                    tuple(explained_by),
+                )
+            )
+            return
+        if not used:
+            self.checks.append(
+                Check("VECTORS", title, "n/a", "no vector has these options", ("CONF-VECTORS",))
+            )
+        elif failures:
+            self.checks.append(
+                Check(
+                    "VECTORS",
+                    title,
+                    "fail",
+                    f"{len(failures)} of {used} differ: " + "; ".join(failures[:5]),
+                    ("CONF-VECTORS",),
+                )
+            )
+        else:
+            self.checks.append(Check("VECTORS", title, "pass", f"{used} vectors", ("CONF-VECTORS",)))
+
+    def _convention_names(self) -> set[str]:
+        return {f.convention.name for f in self.fingerprint.findings if f.convention}
