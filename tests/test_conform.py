@@ -487,3 +487,41 @@ def test_protocol_versions_one_and_two_are_spoken() -> None:
             check_capabilities({**base, **bad})
     with pytest.raises(ProtocolViolationError):
         check_capabilities({**base, "version": 3})
+
+
+def test_separating_questions_tell_apart_points_the_battery_left_together() -> None:
+    # Two points that differ only in how ties between reference lengths are broken: on corpora
+    # with several references of lengths equally far from c they predict different scores.
+    # A target that is the first one answers the first question it is asked as the first
+    # predicts, so the second is dropped; one question suffices.
+    from conformance.runner.expectation import Candidate, generated_corpora, separate  # noqa: PLC0415
+
+    shorter = Candidate("ties to the shorter", {"ref_length": "closest"})
+    longer = Candidate("ties to the longer", {"ref_length": "closest-longer"})
+    pool = generated_corpora(99, 96)
+    asked: list[Any] = []
+
+    def target(corpus: Any) -> float | str:
+        asked.append(corpus)
+        return shorter.predict(corpus)
+
+    remaining, questions = separate([shorter, longer], target, pool, 1e-9)
+    assert [p.name for p in remaining] == ["ties to the shorter"]
+    assert len(questions) == 1 == len(asked)
+    (question,) = questions
+    predictions = dict(question.predictions)
+    assert question.answer == predictions["ties to the shorter"] != predictions["ties to the longer"]
+
+
+def test_points_no_question_separates_stay_an_honest_ambiguity() -> None:
+    # Dropping empty references changes nothing on corpora that have none: the generated pool
+    # never separates the two points, so no question is asked and both remain.
+    from conformance.runner.expectation import Candidate, generated_corpora, separate  # noqa: PLC0415
+
+    kept = Candidate("kept", {})
+    dropped = Candidate("dropped", {"empty_references": "drop"})
+    pool = generated_corpora(99, 24)
+    assert all(r for _, refs in pool for rs in refs for r in rs)
+    remaining, questions = separate([kept, dropped], kept.predict, pool, 1e-9)
+    assert [p.name for p in remaining] == ["kept", "dropped"]
+    assert questions == ()

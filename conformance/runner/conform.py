@@ -388,7 +388,15 @@ def details(report: TargetReport, markdown: bool) -> str:
             lines.append(f"{indent}the same input also fails (same cause): {same}")
     headline = report.verdict.headline() if report.verdict else "not conformant"
     title = f"{report.name}: {headline}"
+    for question in report.verdict.questions if report.verdict else ():
+        theirs = ", ".join(f"{name} {_short(value)}" for name, value in question.predictions)
+        asked = abbreviated(list(question.corpus))[0]
+        lines.append(f"{indent}separating question {asked}: target {_short(question.answer)}; {theirs}")
     return "\n".join([f"## {title}" if markdown else title, *lines])
+
+
+def _short(answer: float | str) -> str:
+    return answer if isinstance(answer, str) else f"{answer:.12g}"
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -103,6 +103,10 @@ ONE_AXIS_CHANGES: tuple[tuple[str, Any], ...] = (
 )
 #: Generated corpora in the battery, beside the fingerprint's diagnostics.
 GENERATED = 24
+#: Further generated corpora (another seed) searched for a question that separates two points the
+#: battery left together; at most this many are asked.
+SEPARATING = 96
+MAX_SEPARATING_QUESTIONS = 6
 #: Fingerprint points left out of the battery: the scale (read before everything) and the
 #: inputs outside BLEU's domain, a segment without references and an empty corpus (EC-006,
 #: EC-012), whose documented answers (an error, 0, skipping) the profiles do not model; the
@@ -193,6 +197,24 @@ class Expectation:
 
 
 @dataclass(frozen=True)
+class Separation:
+    """A question asked to tell points apart: the corpus, the target's answer, each point's prediction."""
+
+    corpus: Corpus
+    answer: Answer
+    predictions: tuple[tuple[str, Answer], ...]
+
+    def as_json(self) -> dict[str, Any]:
+        """The question in the JSON report."""
+        return {
+            "hypotheses": self.corpus[0],
+            "references": self.corpus[1],
+            "answer": self.answer,
+            "predictions": dict(self.predictions),
+        }
+
+
+@dataclass(frozen=True)
 class Verdict:
     """Where the target stands against the expectation."""
 
@@ -205,6 +227,12 @@ class Verdict:
     battery: int
     #: A text target's (tokenizer, case folding), when FP-TEXT found them (text targets only).
     text: tuple[str, str] | None = None
+    #: The separating questions asked after the battery: each with the target's answer and the
+    #: prediction of every point still in the running (spec CONF-VERDICT).
+    questions: tuple[Separation, ...] = ()
+    #: Observably different points that still predict every answer: no question tried tells
+    #: them apart from the point (an honest ambiguity).
+    ambiguous: tuple[str, ...] = ()
 
     def as_json(self) -> dict[str, Any]:
         """The verdict in the JSON report."""
@@ -217,16 +245,22 @@ class Verdict:
             "unaccounted": list(self.unaccounted),
             "battery": self.battery,
             "text": None if self.text is None else {"tokenize": self.text[0], "case": self.text[1]},
+            "questions": [q.as_json() for q in self.questions],
+            "ambiguous": list(self.ambiguous),
         }
 
     def headline(self) -> str:
         """One line: the level, and what differs or what is wrong."""
         if self.level == "conformant":
-            return f"conformant to {self.expected}"
+            also = f" (as well as {', '.join(self.ambiguous)}: no question tried separates them)"
+            return f"conformant to {self.expected}" + (also if self.ambiguous else "")
         if self.level == "variant":
             axes = ", ".join(f"{a}={f} ({s}; expected {e})" for a, s, e, f in self.differs)
             like = f" (behaves as {self.point})" if self.point else ""
-            return f"a variant of {self.expected}{like}: {axes or 'differs'}"
+            also = f"; as well as {', '.join(self.ambiguous)} (no question tried separates them)"
+            return f"a variant of {self.expected}{like}: {axes or 'differs'}" + (
+                also if self.ambiguous else ""
+            )
         if self.level == "insufficient evidence":
             return "insufficient evidence: the target skipped too much of " + ", ".join(self.unaccounted)
         return "not conformant: " + (", ".join(self.unaccounted) or "no known convention explains it")
@@ -353,6 +387,46 @@ def matches(answer: Answer, prediction: Answer, tolerance: float) -> bool:
     if answer == "fault:out-of-range":
         return isinstance(prediction, float) and not 0 <= prediction <= 1
     return agrees(answer, prediction, tolerance)
+
+
+def _apart(a: Answer, b: Answer, tolerance: float) -> bool:
+    """Two predictions no single answer can match both of (ten times the matching tolerance apart)."""
+    return not agrees(a, b, 10 * tolerance)
+
+
+def separate(
+    points: Sequence[Candidate],
+    ask_target: Callable[[Corpus], Answer],
+    pool: Sequence[Corpus],
+    tolerance: float,
+) -> tuple[list[Candidate], tuple[Separation, ...]]:
+    """CONF-VERDICT. Ask the questions that tell apart points the battery left together.
+
+    While observably different points remain (different axes), the first corpus of ``pool`` on
+    which two of them predict answers no single answer can match is asked, and the points whose
+    prediction the answer does not match are dropped. At most MAX_SEPARATING_QUESTIONS are
+    asked; what no corpus of the pool separates stays an ambiguity.
+    """
+    remaining, asked = list(points), list[Separation]()
+    unused = list(pool)
+    while (
+        len({tuple(sorted(p.axes.items())) for p in remaining}) > 1 and len(asked) < MAX_SEPARATING_QUESTIONS
+    ):
+        found = None
+        for corpus in unused:
+            predictions = [(p, p.predict(corpus)) for p in remaining]
+            limit = max(tolerance, *(p.tolerance for p in remaining))
+            if any(_apart(predictions[0][1], b, limit) for _, b in predictions[1:]):
+                found = corpus, predictions
+                break
+        if found is None:
+            break
+        corpus, predictions = found
+        unused.remove(corpus)
+        answer = ask_target(corpus)
+        asked.append(Separation(corpus, answer, tuple((p.name, b) for p, b in predictions)))
+        remaining = [p for p, b in predictions if matches(answer, b, max(p.tolerance, tolerance))]
+    return remaining, tuple(asked)
 
 
 def consistent(candidate: Candidate, corpora: Sequence[Corpus], answers: Sequence[Answer]) -> bool:
@@ -523,9 +597,7 @@ def _score_verdict(
     corpora, answers = battery_answers(target, fingerprint, seed)
     tolerance = fingerprint.tolerance
     expected = expectation.candidate
-
     sentence_only = "corpus" not in target.capabilities.levels
-    faulted = target.first_input
 
     def ask_target(corpus: Corpus) -> Answer:
         if sentence_only:
@@ -537,25 +609,51 @@ def _score_verdict(
         for c in checks
         if c.id.startswith("ROB-") and c.id not in ACCOUNTABLE_FAULTS and c.status == "fail"
     ]
-    pool = candidates(expectation, fingerprint.config)
-    matched = [c for c in pool if consistent(c, corpora, answers)]
+    matched = [c for c in candidates(expectation, fingerprint.config) if consistent(c, corpora, answers)]
     names = tuple(dict.fromkeys(c.name for c in matched))
-    open_checks = [c for c in checks if c.status not in ("pass", "n/a")]
     if faults:
         return Verdict("not conformant", expected.name, "", names, (), tuple(faults), len(corpora)), None
     thin = tuple(c.id for c in checks if c.status == "insufficient")
     if thin:  # coverage is a verdict input (spec CONF-VERDICT): no verdict on skipped questions
         return Verdict("insufficient evidence", expected.name, "", names, (), thin, len(corpora)), None
+    further = generated_corpora(seed + 1, SEPARATING)
+    if sentence_only:
+        further = [(h[:1], r[:1]) for h, r in further]
+    matched, questions = separate(matched, ask_target, further, tolerance)
+    if not matched and questions:
+        unaccounted: tuple[str, ...] = ("SEPARATING-QUESTIONS: no known point predicts the answers",)
+        verdict = Verdict("not conformant", expected.name, "", (), (), unaccounted, len(corpora))
+        return replace(verdict, questions=questions), None
 
-    def unaccounted_by(point: Candidate) -> list[str]:
-        return [
-            c.id
-            for c in open_checks
-            if not accounted(
-                c, point, ask_target, tolerance, fault_inputs=faulted, sentence_only=sentence_only
+    def unaccounted_by(point: Candidate) -> bool:
+        return any(
+            not accounted(
+                c, point, ask_target, tolerance, fault_inputs=target.first_input, sentence_only=sentence_only
             )
-        ]
+            for c in checks
+            if c.status not in ("pass", "n/a")
+        )
 
+    verdict, point = _placed(matched, expected, unaccounted_by, corpora, answers)
+    if point is None:
+        open_checks = tuple(c.id for c in checks if c.status not in ("pass", "n/a"))
+        verdict = replace(verdict, unaccounted=open_checks or ("no known point predicts its answers",))
+        return replace(verdict, questions=questions), None
+    others = tuple(dict.fromkeys(c.name for c in matched if c.axes != point.axes))
+    return replace(verdict, questions=questions, ambiguous=others), point
+
+
+def _placed(
+    matched: Sequence[Candidate],
+    expected: Candidate,
+    unaccounted_by: Callable[[Candidate], bool],
+    corpora: Sequence[Corpus],
+    answers: Sequence[Answer],
+) -> tuple[Verdict, Candidate | None]:
+    """The point among ``matched`` that accounts for every open check: the expected one, else the
+    nearest (fewest axes changed); conformant when no axis the answers show differs, a variant
+    otherwise. No such point: not conformant (the caller names the checks)."""
+    names = tuple(dict.fromkeys(c.name for c in matched))
     if expected in matched and not unaccounted_by(expected):
         return Verdict("conformant", expected.name, expected.name, names, (), (), len(corpora)), expected
     expected_axes = expected.axes
@@ -567,10 +665,6 @@ def _score_verdict(
         if unaccounted_by(candidate):
             continue
         differs = evidenced(candidate, expected, corpora, answers)
-        if not differs:  # the same observable point under another name
-            return Verdict(
-                "conformant", expected.name, candidate.name, names, (), (), len(corpora)
-            ), candidate
-        return Verdict("variant", expected.name, candidate.name, names, differs, (), len(corpora)), candidate
-    unaccounted = tuple(c.id for c in open_checks) or ("no known point predicts its answers",)
-    return Verdict("not conformant", expected.name, "", names, (), unaccounted, len(corpora)), None
+        level = "variant" if differs else "conformant"  # no axis shown: the same point, another name
+        return Verdict(level, expected.name, candidate.name, names, differs, (), len(corpora)), candidate
+    return Verdict("not conformant", expected.name, "", names, (), (), len(corpora)), None
