@@ -148,15 +148,18 @@ def score_segments(segments: Sequence[Statistics], options: BleuOptions) -> Bleu
         effective_weights=evaluation.w if evaluation else options.weights,
         options=options,
         reported=reported,
-        reported_text=repr(reported) if digits is None else f"{reported:.{digits}f}",
+        reported_text=printed(reported, digits),
     )
+
+
+def printed(reported: float, digits: int | None) -> str:
+    """EC-013. ``reported`` as the point's tool prints it: ``digits`` decimals, else ``repr``."""
+    return repr(reported) if digits is None else f"{reported:.{digits}f}"
 
 
 def empty_corpus_result(options: BleuOptions) -> BleuResult:
     """EC-012 under ``empty_corpus="zero"``: 0 and no statistics (torchmetrics, coco, ignite micro)."""
     N = options.max_order
-    reported = 0.0
-    digits = options.round_digits
     return BleuResult(
         score=0.0,
         score_decimal=Decimal(0),
@@ -166,8 +169,8 @@ def empty_corpus_result(options: BleuOptions) -> BleuResult:
         smoothed_precisions=(None,) * N,
         effective_weights=options.weights,
         options=options,
-        reported=reported,
-        reported_text=repr(reported) if digits is None else f"{reported:.{digits}f}",
+        reported=0.0,
+        reported_text=printed(0.0, options.round_digits),
     )
 
 

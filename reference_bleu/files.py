@@ -31,6 +31,7 @@ from reference_bleu.inputs import SegmentRules
 from reference_bleu.length import REF_LENGTH_RULES, RefLengthRule
 from reference_bleu.statistics import MAX_STATISTICS_ORDERS, Statistics
 from reference_bleu.tokenizers import (
+    PAPER_TEXT,
     check_case_folding,
     check_case_order,
     check_split_rule,
@@ -85,12 +86,7 @@ class Counting:
     @property
     def text(self) -> dict[str, str]:
         """The text conventions, as ``tokenize_line`` keywords."""
-        return {
-            "tokenize": self.tokenize,
-            "lowercase": self.lowercase,
-            "split": self.split,
-            "case_order": self.case_order,
-        }
+        return {name: getattr(self, name) for name in PAPER_TEXT}
 
     def signature(self) -> str:
         """``case:mixed|tok:13a`` and so on: the text options that change the number."""

@@ -20,6 +20,7 @@ from fractions import Fraction
 from typing import Any
 
 from reference_bleu.errors import BleuOptionError
+from reference_bleu.tokenizers import PAPER_TEXT
 
 Params = Mapping[str, str]
 
@@ -48,12 +49,7 @@ class Profile:
     @property
     def text(self) -> dict[str, str]:
         """The text conventions, as ``tokenize_line`` keywords."""
-        return {
-            "tokenize": self.tokenize,
-            "lowercase": self.lowercase,
-            "split": self.split,
-            "case_order": self.case_order,
-        }
+        return {name: getattr(self, name) for name in PAPER_TEXT}
 
 
 @dataclass(frozen=True)
