@@ -206,6 +206,10 @@ SPEC_CONVENTIONS = [
     ("smoothing=chen-cherry-5", "smoothing=chen-cherry-5"),
     ("undefined_precision=error", "undefined=error"),
     ("zero_precision=skip", "zero=skip"),
+    ("effective_order=true", "undefined=effective"),
+    ("aggregation=macro", "aggregation=macro"),
+    ("ref_length=closest-longer", "ref_length=closest-longer"),
+    ("smoothing=floor", "smoothing=floor"),
 ]
 
 

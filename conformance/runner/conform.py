@@ -388,6 +388,10 @@ def details(report: TargetReport, markdown: bool) -> str:
             lines.append(f"{indent}the same input also fails (same cause): {same}")
     headline = report.verdict.headline() if report.verdict else "not conformant"
     title = f"{report.name}: {headline}"
+    if report.verdict and report.verdict.ambiguous:
+        lines.append(
+            f"{indent}as well as (agreeing on every input tried): {', '.join(report.verdict.ambiguous)}"
+        )
     for question in report.verdict.questions if report.verdict else ():
         theirs = ", ".join(f"{name} {_short(value)}" for name, value in question.predictions)
         asked = abbreviated(list(question.corpus))[0]

@@ -230,8 +230,9 @@ class Verdict:
     #: The separating questions asked after the battery: each with the target's answer and the
     #: prediction of every point still in the running (spec CONF-VERDICT).
     questions: tuple[Separation, ...] = ()
-    #: Observably different points that still predict every answer: no question tried tells
-    #: them apart from the point (an honest ambiguity).
+    #: Points with other axis values that still predict every answer and agree with the point on
+    #: every further corpus tried: equivalent on such inputs, or told apart only by inputs the
+    #: pool lacks (an empty reference, say). Reported, never hidden.
     ambiguous: tuple[str, ...] = ()
 
     def as_json(self) -> dict[str, Any]:
@@ -252,15 +253,11 @@ class Verdict:
     def headline(self) -> str:
         """One line: the level, and what differs or what is wrong."""
         if self.level == "conformant":
-            also = f" (as well as {', '.join(self.ambiguous)}: no question tried separates them)"
-            return f"conformant to {self.expected}" + (also if self.ambiguous else "")
+            return f"conformant to {self.expected}"
         if self.level == "variant":
             axes = ", ".join(f"{a}={f} ({s}; expected {e})" for a, s, e, f in self.differs)
             like = f" (behaves as {self.point})" if self.point else ""
-            also = f"; as well as {', '.join(self.ambiguous)} (no question tried separates them)"
-            return f"a variant of {self.expected}{like}: {axes or 'differs'}" + (
-                also if self.ambiguous else ""
-            )
+            return f"a variant of {self.expected}{like}: {axes or 'differs'}"
         if self.level == "insufficient evidence":
             return "insufficient evidence: the target skipped too much of " + ", ".join(self.unaccounted)
         return "not conformant: " + (", ".join(self.unaccounted) or "no known convention explains it")

@@ -48,6 +48,11 @@ _EMPTY_REF = (
         "c=4; refs of 0 and 10 tokens",
         ([words("a b c d")], [[[], words("q r s t u v a b c d")]]),
     ),
+    # the empty one listed last, and closer: kept, r = 0 and the score is 1; left out, r = 12
+    Diagnostic(
+        "c=5; refs of 12 and 0 tokens",
+        ([words("a b c d e")], [[words("x y a b c d e z w v u t"), []]]),
+    ),
 )
 
 
