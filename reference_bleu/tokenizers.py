@@ -490,7 +490,7 @@ def mecab_tokenizer(name: str) -> Callable[[str], str]:
 
 
 def tokenizer(name: str) -> Callable[[str], str]:
-    """The tokenizer ``name`` (TOK-NONE, TOK-13A, TOK-INTL, TOK-CHAR, TOK-ZH, TOK-MECAB); else an error."""
+    """The tokenizer ``name`` (TOK-NONE, -13A, -INTL, -CHAR, -ZH, -SGML, -MECAB); else an error."""
     if name in MECAB:
         return mecab_tokenizer(name)
     if name not in _TOKENIZER_FUNCTIONS:
@@ -539,10 +539,10 @@ def tokenize_line(
     """TOK-PIPELINE. The tokens of one line of text: fold case, strip trailing whitespace, tokenize, split.
 
     The order is sacrebleu's (``BLEU._preprocess_segment``): case folding first, then
-    ``rstrip``, then the tokenizer; mteval-v13a.pl lower-cases (ASCII only) after padding,
-    which gives the same tokens for 13a. With ``case_order="after"`` (TOK-CASE-ORDER) the
-    tokenizer's output is folded instead, as torchmetrics' ``sacre_bleu_score`` does: 13a then
-    reads "&QUOT;" as three tokens, where folding first makes it the quote it escapes.
+    ``rstrip``, then the tokenizer. With ``case_order="after"`` (TOK-CASE-ORDER) the
+    tokenizer's output is folded instead, as torchmetrics' ``sacre_bleu_score`` does, and in
+    effect the mteval scripts, which fold after their entity replacement: 13a then reads
+    "&QUOT;" as three tokens, where folding first makes it the quote it escapes.
 
     >>> tokenize_line("Hello, World!\\n", "13a", "unicode")
     ['hello', ',', 'world', '!']
