@@ -410,9 +410,9 @@ def separate(
         len({tuple(sorted(p.axes.items())) for p in remaining}) > 1 and len(asked) < MAX_SEPARATING_QUESTIONS
     ):
         found = None
+        limit = max(tolerance, *(p.tolerance for p in remaining))  # the same for every corpus tried
         for corpus in unused:
             predictions = [(p, p.predict(corpus)) for p in remaining]
-            limit = max(tolerance, *(p.tolerance for p in remaining))
             if any(_apart(predictions[0][1], b, limit) for _, b in predictions[1:]):
                 found = corpus, predictions
                 break
