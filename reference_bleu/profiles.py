@@ -632,6 +632,9 @@ def _fast_bleu(params: Params) -> Profile:
         "early_return": "no-unigram-match",
         "aggregation": "macro",
         "arithmetic": "binary64",
+        # No reference: nothing matches, so :128 returns 0 (after :80 read the minimum of an
+        # empty array, undefined behaviour that the early return hides): one empty reference.
+        "no_reference": "empty",
     }
     if smoothing == "0":
         # log(numeric_limits<long double>::min()): 2^-16382 on x86-64's 80-bit long double.
@@ -650,6 +653,8 @@ def _fast_bleu(params: Params) -> Profile:
             "log(numeric_limits<long double>::min())",
             f"{FAST_BLEU}:43-50 smoothing 1: epsilon / denominator (SMOOTH-CC1); :86-93 BP as nltk",
             "fast-bleu 0.0.90 sources/bleu.cpp:161-190 every hypothesis is one sentence scored alone",
+            f"{FAST_BLEU}:75-84 the closest length over the references, :128 0 when nothing matches: "
+            "a hypothesis without references scores 0 (observed; no_reference=empty)",
             "fast-bleu 0.0.90 fast_bleu/__python_wrapper__.py:71 `smoothing_func: int = 1` (the default)",
         ),
         level="sentence",

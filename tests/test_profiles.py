@@ -568,6 +568,24 @@ def test_each_profile_answers_outside_the_domain_as_its_tool_does(profile: str, 
         assert ours == theirs
 
 
+@pytest.mark.parametrize("smoothing", [0, 1])
+def test_fast_bleu_profile_answers_outside_the_domain_as_fast_bleu_does(smoothing: int) -> None:
+    # fast-bleu scores one sentence at a time: the one-segment boundary inputs, and a hypothesis
+    # with no reference at all, each against the tool run here.
+    fast_bleu = pytest.importorskip("fast_bleu", reason="the zoo extra is not installed")
+    weights = {"bleu": (0.25, 0.25, 0.25, 0.25)}
+    cases: list[Corpus] = [
+        ([["a", "b", "c", "d"]], [[]]),
+        ([[]], [[]]),
+        BOUNDARY_INPUTS["an empty candidate (EC-004)"],
+        BOUNDARY_INPUTS["empty references only (EC-004, r = 0)"],
+    ]
+    for hyps, refs in cases:
+        theirs = fast_bleu.BLEU(refs[0], weights, smoothing_func=smoothing).get_score(hyps)["bleu"][0]
+        ours = sentence_bleu(hyps[0], refs[0], profile=f"fast-bleu[smoothing={smoothing}]").score
+        assert close(ours, theirs), (hyps, refs)
+
+
 def test_nmt_divides_by_c_and_r() -> None:
     # nmt/scripts/bleu.py:103-108: ratio = translation_length / reference_length raises
     # ZeroDivisionError for r = 0, and bp = exp(1 - 1 / ratio) for c = 0 (ratio 0.0) too.

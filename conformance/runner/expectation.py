@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from conformance.peers.targets import ReferenceTarget
-from conformance.runner.client import ProtocolTarget, TargetFaultError, TargetSkippedError
+from conformance.runner.client import ProtocolTarget
 from conformance.runner.fingerprint import Fingerprint, settle, text_of
 from conformance.runner.fingerprint.base import MATCH_TOLERANCE, Answer, Corpus, agrees, ask
 from conformance.runner.judge.base import Check
@@ -59,6 +59,9 @@ AXIS_SPEC = {
             "smoothing",
             "bp",
             "aggregation",
+            "no_ref",
+            "empty_hyps",
+            "empty_corpus",
         )
     },
     "arithmetic": "EC-013",
@@ -75,6 +78,9 @@ ACCEPT_OPTION = {
     "bp": "brevity_penalty",
     "aggregation": "aggregation",
     "arithmetic": "arithmetic",
+    "no_ref": "no_reference",
+    "empty_hyps": "empty_candidates",
+    "empty_corpus": "empty_corpus",
 }
 #: Profile parameters that only change text handling or printing, not the number on tokens.
 TEXT_PARAMETERS = frozenset({"tokenize", "lc", "width", "c"})
@@ -95,6 +101,9 @@ ONE_AXIS_CHANGES: tuple[tuple[str, Any], ...] = (
     ("early_return", "any-zero"),
     ("empty_references", "drop"),
     ("undefined_precision", "error"),
+    *(("no_reference", value) for value in ("error", "empty", "drop")),
+    *(("empty_candidates", value) for value in ("keep", "drop", "error")),
+    *(("empty_corpus", value) for value in ("error", "zero")),
     *(
         ("smoothing", name)
         for name, method in SMOOTHING_METHODS.items()
@@ -107,11 +116,10 @@ GENERATED = 24
 #: battery left together; at most this many are asked.
 SEPARATING = 96
 MAX_SEPARATING_QUESTIONS = 6
-#: Fingerprint points left out of the battery: the scale (read before everything) and the
-#: inputs outside BLEU's domain, a segment without references and an empty corpus (EC-006,
-#: EC-012), whose documented answers (an error, 0, skipping) the profiles do not model; the
-#: fingerprint's own rows judge them.
-NOT_IN_BATTERY = frozenset({"FP-SCALE", "FP-TEXT", "FP-NO-REFERENCE", "FP-EMPTY-CORPUS"})
+#: Fingerprint points left out of the battery: the scale (read before everything, on raw
+#: answers) and the text (asked of text targets on their own lines). The inputs outside BLEU's
+#: domain are in it: a profile says what its tool answers there (an error, 0, a dropped segment).
+NOT_IN_BATTERY = frozenset({"FP-SCALE", "FP-TEXT"})
 #: The text axes (FP-TEXT, text targets only), accepted as ``--accept tokenize=13a`` or ``case=unicode``.
 TEXT_AXES = {"tokenize": (TOKENIZERS, "TOK-PIPELINE"), "case": (CASE_FOLDINGS, "TOK-CASE")}
 
@@ -304,8 +312,8 @@ def _parameter_grid(profile: str) -> list[dict[str, str]]:
 
 
 def candidates(expectation: Expectation, found: Mapping[str, Any]) -> list[Candidate]:
-    """The points the search tries: the expected one first, its one-axis changes, the fingerprint's
-    point, and every profile with every score-affecting parameter."""
+    """The points the search tries: the expected one first, its one-axis changes, every profile
+    with every score-affecting parameter, and the fingerprint's point."""
     expected = expectation.candidate
     found_points = [expected]
     for option, value in ONE_AXIS_CHANGES:
@@ -313,12 +321,13 @@ def candidates(expectation: Expectation, found: Mapping[str, Any]) -> list[Candi
         if value == "macro" and option == "aggregation":
             changed.pop("effective_order", None)
         found_points.append(Candidate(f"{expected.name} with {option}={value}", changed))
-    found_points.append(Candidate("the fingerprint's point", dict(found)))
     for name in PROFILES:
         for params in _parameter_grid(name):
             spec = name + ("[" + ",".join(f"{k}={v}" for k, v in params.items()) + "]" if params else "")
             profile = resolve(spec)
             found_points.append(Candidate(profile.name, dict(profile.options)))
+    # last: where a profile is the same point, the profile's name is the one reported
+    found_points.append(Candidate("the fingerprint's point", dict(found)))
     unique: dict[tuple[tuple[str, Any], ...], Candidate] = {}
     for candidate in found_points:
         try:
@@ -337,14 +346,10 @@ def battery_answers(
     """The battery and the target's answers: the fingerprint's diagnostics (answers already given)
     and the generated corpora, asked now.
 
-    A target without a corpus entry point (``levels`` in its capabilities) is asked the
-    one-segment corpora of the battery at the sentence level, so its skipped corpus questions
-    are never read as answers.
+    A target without a corpus entry point (``levels`` in its capabilities) skips the diagnostics of
+    several segments (no evidence, never an error) and is asked the first segment of each
+    generated corpus.
     """
-    if "corpus" not in target.capabilities.levels:
-        corpora = [c for c in _diagnostics(fingerprint) if len(c[0]) == 1]
-        corpora += [(h[:1], r[:1]) for h, r in generated_corpora(seed)]
-        return corpora, [_ask_sentence(target, c) for c in corpora]
     corpora, answers = [], []
     for finding in fingerprint.findings:
         if finding.point.id in NOT_IN_BATTERY:
@@ -352,29 +357,18 @@ def battery_answers(
         for diagnostic, answer in zip(finding.point.diagnostics, finding.answers, strict=True):
             corpora.append(diagnostic.corpus)
             answers.append(answer)
-    for corpus in generated_corpora(seed):
+    for corpus in _generated(target, seed):
         corpora.append(corpus)
         answers.append(ask(target, corpus))
     return corpora, answers
 
 
-def _diagnostics(fingerprint: Fingerprint) -> list[Corpus]:
-    return [
-        d.corpus
-        for f in fingerprint.findings
-        if f.point.id not in NOT_IN_BATTERY
-        for d in f.point.diagnostics
-    ]
-
-
-def _ask_sentence(target: ProtocolTarget, corpus: Corpus) -> Answer:
-    """A sentence-level answer, read as :func:`conformance.runner.fingerprint.ask` reads a corpus one."""
-    try:
-        return target.score("sentence", corpus[0], corpus[1]).score
-    except TargetSkippedError:
-        return "error"
-    except TargetFaultError as fault:
-        return "error" if fault.kind == "error" else f"fault:{fault.kind}"
+def _generated(target: ProtocolTarget, seed: int, count: int = GENERATED) -> list[Corpus]:
+    """Generated corpora, cut to their first segment for a target without a corpus entry point."""
+    corpora = generated_corpora(seed, count)
+    if "corpus" in target.capabilities.levels:
+        return corpora
+    return [(h[:1], r[:1]) for h, r in corpora]
 
 
 def matches(answer: Answer, prediction: Answer, tolerance: float) -> bool:
@@ -500,7 +494,6 @@ def accounted(
     tolerance: float,
     *,
     fault_inputs: Mapping[str, Any] | None = None,
-    sentence_only: bool = False,
 ) -> bool:
     """Whether the point ``candidate`` accounts for a check that did not pass.
 
@@ -512,9 +505,8 @@ def accounted(
     if check.id in BY_ID:
         return _breaks_too(check, candidate)
     corpora: list[Corpus] = []
-    if check.id == "VECTORS":  # a sentence-only target was asked its one-segment vectors
+    if check.id == "VECTORS":  # a sentence-only target skips those of several segments
         corpora = [(v.data["hypotheses"], v.data["references"]) for v in load_vectors() if v.scored]
-        corpora = [c for c in corpora if len(c[0]) == 1 or not sentence_only]
     elif check.id in ACCOUNTABLE_FAULTS:
         first: Any = (fault_inputs or {}).get(check.id[4:].lower())
         corpora = [(list(first[0]), list(first[1]))] if _is_corpus(first) else []
@@ -594,11 +586,8 @@ def _score_verdict(
     corpora, answers = battery_answers(target, fingerprint, seed)
     tolerance = fingerprint.tolerance
     expected = expectation.candidate
-    sentence_only = "corpus" not in target.capabilities.levels
 
     def ask_target(corpus: Corpus) -> Answer:
-        if sentence_only:
-            return _ask_sentence(target, corpus) if len(corpus[0]) == 1 else "skipped"
         return ask(target, corpus)
 
     faults = [
@@ -613,9 +602,7 @@ def _score_verdict(
     thin = tuple(c.id for c in checks if c.status == "insufficient")
     if thin:  # coverage is a verdict input (spec CONF-VERDICT): no verdict on skipped questions
         return Verdict("insufficient evidence", expected.name, "", names, (), thin, len(corpora)), None
-    further = generated_corpora(seed + 1, SEPARATING)
-    if sentence_only:
-        further = [(h[:1], r[:1]) for h, r in further]
+    further = _generated(target, seed + 1, SEPARATING)
     matched, questions = separate(matched, ask_target, further, tolerance)
     if not matched and questions:
         unaccounted: tuple[str, ...] = ("SEPARATING-QUESTIONS: no known point predicts the answers",)
@@ -624,9 +611,7 @@ def _score_verdict(
 
     def unaccounted_by(point: Candidate) -> bool:
         return any(
-            not accounted(
-                c, point, ask_target, tolerance, fault_inputs=target.first_input, sentence_only=sentence_only
-            )
+            not accounted(c, point, ask_target, tolerance, fault_inputs=target.first_input)
             for c in checks
             if c.status not in ("pass", "n/a")
         )

@@ -2,10 +2,10 @@
 
 ``python -m conformance.runner.harness TARGET [--input tokens|text]`` where TARGET is a built-in
 (``reference``, ``nltk``, ``sacrebleu``, ``bleuscore``, ``torchmetrics``, ``ignite``, ``coco``,
-each optionally configured as ``name[key=value,...]``) or ``module:attr``. The runner starts every Python
-target through this harness, in its own process, so a target that hangs or crashes its
-interpreter is killed and restarted without stopping the run, exactly as a ``--command``
-target in another language is. The harness also reports what the target left of its input
+``fast-bleu``, each optionally configured as ``name[key=value,...]``) or ``module:attr``. The
+runner starts every Python target through this harness, in its own process, so a target that
+hangs or crashes its interpreter is killed and restarted without stopping the run, exactly as
+a ``--command`` target in another language is. The harness also reports what the target left of its input
 (a digest the runner compares with what it sent, and its own comparison with a fresh decoding
 of the question), and keeps the protocol on private copies of stdin and stdout, so a target
 that reads stdin or writes to stdout (even from native code) cannot disturb it.
@@ -292,6 +292,30 @@ def _coco(params: dict[str, str]) -> Served:
     )
 
 
+def _fast_bleu(params: dict[str, str]) -> Served:
+    _check_params("fast-bleu", params, ("smoothing",))
+    module = _import("fast_bleu", "fast-bleu", "pip install 'reference-bleu[zoo]'")
+    smoothing = params.get("smoothing", "1")  # fast_bleu/__python_wrapper__.py:71: 1 by default
+    if smoothing not in ("0", "1"):
+        raise HarnessError(f"fast-bleu: smoothing must be 0 or 1, got {smoothing!r}")
+
+    def score(level: str, hyps: list[Any], refs: list[list[Any]]) -> float:
+        # fast-bleu scores each hypothesis alone against one reference set given up front: a
+        # sentence-level BLEU (no corpus entry point), asked one sentence at a time.
+        metric = module.BLEU(refs[0], {"bleu": (0.25, 0.25, 0.25, 0.25)}, smoothing_func=int(smoothing))
+        return float(metric.get_score(hyps)["bleu"][0])
+
+    return Served(
+        f"fast-bleu[smoothing={smoothing}]",
+        "tokens",
+        ["sentence"],
+        False,
+        score,
+        "unit",
+        {"fast-bleu": _version("fast-bleu")},
+    )
+
+
 BUILTINS: dict[str, Callable[[dict[str, str]], Served]] = {
     "reference": _reference,
     "nltk": _nltk,
@@ -300,6 +324,7 @@ BUILTINS: dict[str, Callable[[dict[str, str]], Served]] = {
     "torchmetrics": _torchmetrics,
     "ignite": _ignite,
     "coco": _coco,
+    "fast-bleu": _fast_bleu,
 }
 
 
@@ -368,6 +393,22 @@ def _number(value: Any) -> Any:
     return ["not a number", repr(value)[:200]]
 
 
+def _is_answer(error: BaseException) -> bool:
+    """Whether an error the target raised is its answer (spec CONF-ROBUST), not the end of it.
+
+    Every Exception is. So is a Rust panic in a PyO3 extension: PyO3 raises it as
+    ``pyo3_runtime.PanicException``, a BaseException (so that ``except Exception`` does not
+    swallow it), with the interpreter intact and the caller able to catch it; bleuscore raises
+    it on a segment without references. SystemExit, KeyboardInterrupt and the like are not:
+    the process is ending, which the runner sees as a crash.
+    """
+    kind = type(error)
+    return isinstance(error, Exception) or (kind.__module__, kind.__name__) == (
+        "pyo3_runtime",
+        "PanicException",
+    )
+
+
 def answer(served: Served, request: dict[str, Any], line: str) -> dict[str, Any]:
     """The result message for one score request (``line``: the request as it came)."""
     seq, level = request["seq"], request["level"]
@@ -376,8 +417,10 @@ def answer(served: Served, request: dict[str, Any], line: str) -> dict[str, Any]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             value = served.score(level, hyps, refs)
-    except Exception as error:  # the target's failure is the answer
-        return {
+    except BaseException as error:
+        if not _is_answer(error):
+            raise
+        return {  # the target's failure is the answer
             "type": "result",
             "seq": seq,
             "status": "error",

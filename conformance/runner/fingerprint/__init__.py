@@ -30,6 +30,7 @@ from conformance.runner.fingerprint import aggregation, domain, ref_length, scal
 from conformance.runner.fingerprint.base import (
     BINARY32_TOLERANCE,
     PEERS,
+    SKIPPED,
     Answer,
     Config,
     Convention,
@@ -66,6 +67,8 @@ def settle(point: Point, answers: Sequence[Answer], config: Config, tolerance: f
     target's precision, once FP-PRECISION has found binary32). When a spec convention
     matches, peer behaviours that happen to agree on these diagnostics are not reported.
     """
+    if all(answer == SKIPPED for answer in answers):  # not asked: no evidence, no convention
+        return Finding(point, (), tuple(answers), ())
     conventions = point.conventions(config)
     predictions = tuple(
         (c.name, tuple(c.predict(config, d.corpus) for d in point.diagnostics)) for c in conventions
@@ -161,13 +164,7 @@ def fingerprint(target: ProtocolTarget) -> Fingerprint:
     for point in POINTS:
         if point.id == "FP-TEXT" and not text:
             continue  # token targets get tokens: tokenization and case are the caller's
-        if point.id == "FP-SCALE":
-            answers = [ask(target, d.corpus, raw=True) for d in point.diagnostics]
-        elif point.id == "FP-TEXT":  # one-segment lines: a sentence-only target answers them too
-            level = "corpus" if "corpus" in target.capabilities.levels else "sentence"
-            answers = [ask(target, d.corpus, level=level) for d in point.diagnostics]
-        else:
-            answers = [ask(target, d.corpus) for d in point.diagnostics]
+        answers = [ask(target, d.corpus, raw=point.id == "FP-SCALE") for d in point.diagnostics]
         finding = settle(point, answers, config, _tolerance(flags))
         findings.append(finding)
         if finding.convention is not None:

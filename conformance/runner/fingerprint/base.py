@@ -12,14 +12,18 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from conformance.peers.divergences import SACREBLEU_CONFIGS
-from conformance.peers.models import Case, PeerTarget, model, reference_options
+from conformance.peers.models import Case, PeerTarget, model, profile_of, reference_options
 from conformance.peers.targets import NltkTarget
 from conformance.runner.client import ProtocolTarget, TargetFaultError, TargetSkippedError, absolute_tolerance
 from reference_bleu import corpus_bleu
 from reference_bleu.errors import BleuError
 
 Corpus = tuple[list[list[str]], list[list[list[str]]]]
-Answer = float | str  # a score on [0, 1] (or raw, for the scale), "error", or "fault:<kind>"
+Answer = float | str  # a score on [0, 1] (or raw, for the scale), "error", "skipped", or "fault:<kind>"
+
+#: The answer to a question the target declined (a ``skipped`` result, or a level it does not
+#: declare): no evidence either way, never read as an error (spec CONF-VERDICT).
+SKIPPED = "skipped"
 Config = dict[str, Any]
 
 #: Relative tolerance when matching an answer to a prediction (far below the gaps between
@@ -89,8 +93,17 @@ class Finding:
         return self.matched[0] if self.matched else None
 
     @property
+    def asked(self) -> bool:
+        """Whether the target answered any diagnostic (a target without a corpus entry point
+        skips the corpus-only ones, and a point may be left with none)."""
+        return any(answer != SKIPPED for answer in self.answers)
+
+    @property
     def status(self) -> str:
-        """``spec`` (a spec convention), ``divergence`` (a registered peer behaviour) or ``unknown``."""
+        """``spec`` (a spec convention), ``divergence`` (a registered peer behaviour),
+        ``unknown``, or ``unasked`` (every diagnostic skipped)."""
+        if not self.asked:
+            return "unasked"
         if self.convention is None:
             return "unknown"
         return "divergence" if self.convention.divergence else "spec"
@@ -132,18 +145,6 @@ def by_reference(name: str, spec: str, flags: frozenset[str] = frozenset(), **op
     )
 
 
-def error_convention(name: str, spec: str, flag: str) -> Convention:
-    return Convention(name, lambda config, corpus: "error", {}, (), spec, frozenset({flag}))
-
-
-def constant(name: str, value: float, spec: str) -> Convention:
-    return Convention(name, lambda config, corpus: value, {}, (), spec)
-
-
-def transformed(name: str, spec: str, change: Callable[[Corpus], Corpus]) -> Convention:
-    return Convention(name, lambda config, corpus: reference_prediction(config, change(corpus)), {}, (), spec)
-
-
 def peer_name(peer: PeerTarget) -> str:
     """``nltk method0``, ``sacrebleu exp``: the peer and its options, as reports show them."""
     return f"{'nltk' if isinstance(peer, NltkTarget) else 'sacrebleu'} {peer.configuration}"
@@ -159,7 +160,9 @@ def peer_convention(peer: PeerTarget, keys: tuple[str, ...]) -> Convention:
             return "error"
         return value if isinstance(value, float) else "error"
 
-    options = {k: v for k, v in reference_options(peer).items() if k in keys}
+    profile, extra = profile_of(peer)
+    chosen = {**profile.options, **extra}
+    options = {k: v for k, v in chosen.items() if k in keys}
     return Convention(peer_name(peer), predict, options, ("peer",), "10-divergences")
 
 
@@ -195,18 +198,32 @@ def same_peers(
     return tuple(replace(peer_convention(p, keys), breaks=breaks) for p in PEERS if same(p))
 
 
-def ask(target: ProtocolTarget, corpus: Corpus, raw: bool = False, level: str = "corpus") -> Answer:
-    """The target's answer: its score, "error" (an error or a skip), or "fault:<kind>"."""
+def ask(target: ProtocolTarget, corpus: Corpus, raw: bool = False, level: str | None = None) -> Answer:
+    """The target's answer: its score, "error", SKIPPED, or "fault:<kind>".
+
+    ``level`` None asks a corpus question at the corpus level; a target that declares no corpus
+    entry point is asked a one-segment corpus at the sentence level (the same BLEU), and a longer
+    one is not asked (SKIPPED).
+    """
+    if level is None:
+        level = "corpus"
+        if "corpus" not in target.capabilities.levels:
+            if len(corpus[0]) != 1:
+                return SKIPPED
+            level = "sentence"
     try:
         return target.score(level, corpus[0], corpus[1], raw=raw).score
     except TargetSkippedError:
-        return "error"
+        return SKIPPED
     except TargetFaultError as fault:
         return "error" if fault.kind == "error" else f"fault:{fault.kind}"
 
 
 def agrees(answer: Answer, prediction: Answer, tolerance: float = MATCH_TOLERANCE) -> bool:
-    """An answer matches a prediction: the same error, or the same number within ``tolerance``."""
+    """An answer matches a prediction: the same error, or the same number within ``tolerance``.
+    A skipped question is no evidence: it matches every prediction."""
+    if answer == SKIPPED:
+        return True
     if isinstance(answer, str) or isinstance(prediction, str):
         return answer == prediction
     return math.isclose(answer, prediction, rel_tol=tolerance, abs_tol=absolute_tolerance())

@@ -6,14 +6,10 @@ from __future__ import annotations
 from conformance.runner.fingerprint.base import (
     Config,
     Convention,
-    Corpus,
     Diagnostic,
     Point,
     by_reference,
-    constant,
-    error_convention,
     same_peers,
-    transformed,
     words,
 )
 
@@ -25,17 +21,12 @@ _EMPTY_HYP = (
 )
 
 
-def _drop_empty_candidates(corpus: Corpus) -> Corpus:
-    kept = [(h, r) for h, r in zip(*corpus, strict=True) if h]
-    return [h for h, _ in kept], [r for _, r in kept]
-
-
 def _empty_hyp(config: Config) -> tuple[Convention, ...]:
     return (
         by_reference("scored: c = 0 counts like any length (BP -> 0)", "EC-004"),
-        error_convention("error", "EC-004", "error-on-empty-hypothesis"),
-        transformed(
-            "dropped: segments with an empty candidate are left out", "EC-004", _drop_empty_candidates
+        by_reference("error", "EC-004", frozenset({"error-on-empty-hypothesis"}), empty_candidates="error"),
+        by_reference(
+            "dropped: segments with an empty candidate are left out", "EC-004", empty_candidates="drop"
         ),
         # nltk counts an empty candidate's n-grams as max(1, 0) (DIV-NLTK-001): appending an
         # empty segment changes its score.
@@ -56,15 +47,11 @@ _EMPTY_REF = (
 )
 
 
-def _drop_empty_references(corpus: Corpus) -> Corpus:
-    return corpus[0], [[r for r in rs if r] for rs in corpus[1]]
-
-
 def _empty_ref(config: Config) -> tuple[Convention, ...]:
     return (
         by_reference("allowed: its length 0 takes part", "EC-005"),
-        transformed("ignored: empty references are left out", "EC-005", _drop_empty_references),
-        error_convention("error", "EC-005", "error-on-empty-reference"),
+        by_reference("ignored: empty references are left out", "EC-005", empty_references="drop"),
+        by_reference("error", "EC-005", frozenset({"error-on-empty-reference"}), empty_references="error"),
         *same_peers(config, ()),
     )
 
@@ -78,20 +65,11 @@ _NO_REF = (
 )
 
 
-def _as_empty_reference(corpus: Corpus) -> Corpus:
-    return corpus[0], [rs or [[]] for rs in corpus[1]]
-
-
-def _drop_unreferenced(corpus: Corpus) -> Corpus:
-    kept = [(h, r) for h, r in zip(*corpus, strict=True) if r]
-    return [h for h, _ in kept], [r for _, r in kept]
-
-
 def _no_ref(config: Config) -> tuple[Convention, ...]:
     return (
-        error_convention("error", "EC-006", "error-on-no-reference"),
-        transformed("as one empty reference", "EC-006", _as_empty_reference),
-        transformed("segment dropped", "EC-006", _drop_unreferenced),
+        by_reference("error", "EC-006", frozenset({"error-on-no-reference"}), no_reference="error"),
+        by_reference("as one empty reference", "EC-006", no_reference="empty"),
+        by_reference("segment dropped", "EC-006", no_reference="drop"),
     )
 
 
@@ -99,7 +77,10 @@ _EMPTY_CORPUS = (Diagnostic("no segments", ([], [])),)
 
 
 def _empty_corpus(config: Config) -> tuple[Convention, ...]:
-    return (error_convention("error", "EC-012", "error-on-empty-corpus"), constant("zero", 0.0, "EC-012"))
+    return (
+        by_reference("error", "EC-012", frozenset({"error-on-empty-corpus"}), empty_corpus="error"),
+        by_reference("zero", "EC-012", empty_corpus="zero"),
+    )
 
 
 EMPTY_HYPOTHESIS = Point(

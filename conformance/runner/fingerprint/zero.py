@@ -44,6 +44,18 @@ _ZERO = (
 )
 
 
+#: What a peer's zero behaviour sets, from its profile (spec CONV-PROFILES): the later points are
+#: predicted at the peer's whole point on zero counts (nltk's early return and max(1, l_n) too).
+PEER_ZERO_OPTIONS = (
+    "smoothing",
+    "smoothing_value",
+    "zero_precision",
+    "zero_value",
+    "early_return",
+    "denominator",
+)
+
+
 def _zero(config: Config) -> tuple[Convention, ...]:
     found: list[Convention] = [
         by_reference("limit: a zero precision gives 0", "EC-002", smoothing="none", zero_precision="limit"),
@@ -60,8 +72,7 @@ def _zero(config: Config) -> tuple[Convention, ...]:
         # A peer's own zero behaviour (nltk's log-0 sentinel, DIV-NLTK-002) is what INV-ZERO
         # tests; it is reported here, on FP-ZERO, and not again as a failed invariant.
         found += [
-            replace(peer_convention(p, ("smoothing", "smoothing_value")), breaks=frozenset({"INV-ZERO"}))
-            for p in PEERS
+            replace(peer_convention(p, PEER_ZERO_OPTIONS), breaks=frozenset({"INV-ZERO"})) for p in PEERS
         ]
     return tuple(found)
 

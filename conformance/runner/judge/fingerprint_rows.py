@@ -12,7 +12,11 @@ class FingerprintRows(JudgeBase):
         """One row per point: a spec convention passes; a divergence or an unknown behaviour does not."""
         for finding in self.fingerprint.findings:
             point, convention = finding.point, finding.convention
-            if convention is None:
+            if not finding.asked:
+                levels = ", ".join(self.target.capabilities.levels)
+                detail = f"no evidence: every diagnostic was skipped (the target declares: {levels})"
+                self.checks.append(Check(point.id, point.question, "n/a", detail, point.ec))
+            elif convention is None:
                 self.checks.append(
                     Check(
                         point.id,
