@@ -169,22 +169,33 @@ def _sacrebleu_sentence(params: Params) -> Profile:
     )
 
 
+#: sacrebleu 1.5.1's BLEU (read in its wheel's sources; run in an environment of its own).
+SACREBLEU_1 = "sacrebleu 1.5.1 sacrebleu/metrics/bleu.py"
+
+
 def _sacrebleu_15(params: Params) -> Profile:
     base = _sacrebleu(params)
     return Profile(
         _named("sacrebleu-1.5", params, _SACREBLEU_FAMILY.defaults),
         "sacrebleu",
         "1.5.1",
-        "sacrebleu 1.5.1: as 2.x on the score, but an empty reference is dropped from its segment",
-        {**base.options, "empty_references": "drop"},
+        "sacrebleu 1.5.1: as 2.x, but empty references dropped, smoothing even when nothing matches, "
+        "and an empty corpus scores 0",
+        {**base.options, "empty_references": "drop", "early_return": "none", "empty_corpus": "zero"},
         (
-            *base.evidence,
-            "sacrebleu 1.5.1 sacrebleu/metrics/bleu.py `_extract_corpus_statistics`: "
-            "`lines = [x for x in refs if x is not None and x != '']` (empty references dropped); "
-            "not run here (its own environment is needed), from the issue's report",
+            f'{SACREBLEU_1}:284-286 `lines = [output] + [x for x in refs if x is not None and x != ""]`; '
+            "fewer than two lines raise EOFError('No valid references for a sentence!') "
+            "(empty_references=drop; a segment left without references: EC-006)",
+            f"{SACREBLEU_1}:192-216 no early return: exp smoothing applies from order 1 when nothing "
+            "matches (early_return=none; 2.x returns 0 first, bleu.py:258)",
+            f"{SACREBLEU_1}:196 `if total[n-1] == 0: break`; sacrebleu/utils.py:41 my_log(0) = -9999999999",
+            f"{SACREBLEU_1}:218-219 BP exp(1 - r/c), 0 for c = 0; :141-146 closest, ties to the shorter",
+            f"{SACREBLEU_1}:264-317 an empty corpus adds nothing up: c = r = 0, BP 1, every log "
+            "-9999999999: score 0 (observed; empty_corpus=zero)",
         ),
         tokenize=base.tokenize,
         lowercase=base.lowercase,
+        raises={"EC-006": "EOFError"},
     )
 
 

@@ -239,17 +239,23 @@ def test_a_peer_is_placed_at_its_profile_and_conformant_to_it(capsys: pytest.Cap
 
 
 # The zoo: real implementations, each with the point written from its source (spec 13's
-# profiles, with the file and line behind every value). The runner must place each there and,
-# expecting that profile, call it conformant.
+# profiles, and CONF-ZOO's table with the file and line behind every value). The runner must
+# place each there and, expecting that profile, call it conformant.
 ZOO = [
     ("nltk[method=4]", "nltk[method=4]", "nltk"),
     # served on the runner's space-joined tokens with tokenize="none" (FP-TEXT finds it so)
     ("sacrebleu[smooth=floor]", "sacrebleu[smooth=floor,tokenize=none]", "sacrebleu"),
+    ("bleuscore", "bleuscore", "bleuscore"),
     ("torchmetrics[smooth=true]", "torchmetrics[smooth=true]", "torchmetrics"),
     ("ignite", "ignite", "ignite"),
     ("ignite[smooth=smooth1,average=micro]", "ignite[average=micro,smooth=smooth1]", "ignite"),
     ("coco", "coco", "pycocoevalcap"),
+    # sentence level only: its corpus questions are skipped, never read as errors
+    ("fast-bleu", "fast-bleu", "fast_bleu"),
 ]
+#: sacrebleu 1.5.1 lives in an environment of its own (.ci/run makes it): the runner starts the
+#: harness there as a --command target, as it would a tool in another language.
+SACREBLEU_1 = Path(__file__).resolve().parent.parent / ".venv-sacrebleu1" / "bin" / "python"
 
 
 @pytest.mark.parametrize(("target", "point", "module"), ZOO, ids=[z[0] for z in ZOO])
@@ -262,6 +268,25 @@ def test_the_runner_places_each_zoo_member_at_its_profile(
     verdict: Any = report["targets"][0]["verdict"]  # type: ignore[index]
     assert (verdict["level"], verdict["point"]) == ("conformant", point), verdict
     assert code == 0
+
+
+def test_sacrebleu_1_5_is_placed_at_its_profile_and_is_a_variant_of_sacrebleu_2(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # The issue's false "not conformant": a tool that drops empty references and raises when none
+    # remain. Expected from sacrebleu 1.5.1's source (spec CONF-ZOO): empty references dropped,
+    # no early return before smoothing, an empty corpus 0.
+    if not SACREBLEU_1.exists():
+        pytest.skip("sacrebleu 1.5.1's environment (.venv-sacrebleu1, made by .ci/run) is absent")
+    command = f"{SACREBLEU_1} -m conformance.runner.harness sacrebleu"
+    code, report = _report(capsys, "--command", command, "--expect", "sacrebleu-1.5[tokenize=none]")
+    verdict: Any = report["targets"][0]["verdict"]  # type: ignore[index]
+    assert (verdict["level"], verdict["point"], code) == ("conformant", "sacrebleu-1.5[tokenize=none]", 0)
+    assert set(_statuses(report).values()) <= {"pass", "n/a"}, _statuses(report)
+    code, report = _report(capsys, "--command", command, "--expect", "sacrebleu[tokenize=none]")
+    verdict = report["targets"][0]["verdict"]  # type: ignore[index]
+    assert (verdict["level"], code) == ("variant", 1)
+    assert {d["axis"] for d in verdict["differs"]} == {"empty_refs", "early_return", "empty_corpus"}
 
 
 def test_a_sentence_only_target_is_placed_by_its_sentence_answers(capsys: pytest.CaptureFixture[str]) -> None:

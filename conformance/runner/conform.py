@@ -185,11 +185,34 @@ def _judged_at_resolution(spec: str, target: ProtocolTarget, settings: RunSettin
         caps.name,
         True,
         verdict.level == "conformant",
-        _with_text_row(judge.checks, verdict),
+        _accounted_rows(_with_text_row(judge.checks, verdict), verdict),
         found.config,
         dict(caps.versions),
         verdict=verdict,
     )
+
+
+def _accounted_rows(checks: list[Check], verdict: Verdict) -> list[Check]:
+    """A failed row the placed point accounts for is explained by it, not a failure (CONF-VERDICT).
+
+    The per-point fingerprint and the checks judge under the conventions found one point at a
+    time; the verdict's search places the target in the whole space, where axes combine (an
+    early return with a smoothing, say). A row the point predicts is that point's behaviour.
+    """
+    if not verdict.accounted:
+        return checks
+    by = f"the point {verdict.point}"
+    return [
+        replace(
+            c,
+            status="explained",
+            detail=f"{c.detail} (as the reference at {verdict.point} does)",
+            explained_by=(by, *c.explained_by),
+        )
+        if c.id in verdict.accounted and c.status == "fail"
+        else c
+        for c in checks
+    ]
 
 
 def _with_text_row(checks: list[Check], verdict: Verdict) -> list[Check]:
@@ -342,6 +365,9 @@ def describe(check: Check, markdown: bool = False) -> list[str]:
     bullet, indent = ("- ", "  ") if markdown else ("", "    ")
     ids = ", ".join(check.spec_ids)
     lines = [f"{bullet}{check.id} [{ids}] {_MARK[check.status]}: {check.detail}{why}"]
+    if check.expected_by:
+        got, wanted = _value(check.target_value), _value(check.expected_value)
+        lines.append(f"{indent}target {got}; expected {wanted}, from {check.expected_by}")
     if check.counterexample is not None and not check.id.startswith("FP-"):
         shown, whole = abbreviated(check.counterexample)
         note = "" if whole else " (abbreviated; the JSON report, --json, has it whole)"
@@ -397,6 +423,11 @@ def details(report: TargetReport, markdown: bool) -> str:
         asked = abbreviated(list(question.corpus))[0]
         lines.append(f"{indent}separating question {asked}: target {_short(question.answer)}; {theirs}")
     return "\n".join([f"## {title}" if markdown else title, *lines])
+
+
+def _value(value: Any) -> str:
+    """A row's value as the report prints it: a number to 12 digits, anything else as it is."""
+    return f"{value:.12g}" if isinstance(value, float) else str(value)
 
 
 def _short(answer: float | str) -> str:

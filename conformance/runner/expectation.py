@@ -120,6 +120,8 @@ MAX_SEPARATING_QUESTIONS = 6
 #: answers) and the text (asked of text targets on their own lines). The inputs outside BLEU's
 #: domain are in it: a profile says what its tool answers there (an error, 0, a dropped segment).
 NOT_IN_BATTERY = frozenset({"FP-SCALE", "FP-TEXT"})
+#: The name of the candidate made of the fingerprint's findings (the search's last resort for a name).
+FINGERPRINT_POINT = "the fingerprint's point"
 #: The text axes (FP-TEXT, text targets only), accepted as ``--accept tokenize=13a`` or ``case=unicode``.
 TEXT_AXES = {"tokenize": (TOKENIZERS, "TOK-PIPELINE"), "case": (CASE_FOLDINGS, "TOK-CASE")}
 
@@ -242,6 +244,9 @@ class Verdict:
     #: every further corpus tried: equivalent on such inputs, or told apart only by inputs the
     #: pool lacks (an empty reference, say). Reported, never hidden.
     ambiguous: tuple[str, ...] = ()
+    #: Checks that did not pass but that the point accounts for: its conventions give the same
+    #: (the reference there breaks the same invariant, gives the same number): not bugs.
+    accounted: tuple[str, ...] = ()
 
     def as_json(self) -> dict[str, Any]:
         """The verdict in the JSON report."""
@@ -256,6 +261,7 @@ class Verdict:
             "text": None if self.text is None else {"tokenize": self.text[0], "case": self.text[1]},
             "questions": [q.as_json() for q in self.questions],
             "ambiguous": list(self.ambiguous),
+            "accounted": list(self.accounted),
         }
 
     def headline(self) -> str:
@@ -327,7 +333,7 @@ def candidates(expectation: Expectation, found: Mapping[str, Any]) -> list[Candi
             profile = resolve(spec)
             found_points.append(Candidate(profile.name, dict(profile.options)))
     # last: where a profile is the same point, the profile's name is the one reported
-    found_points.append(Candidate("the fingerprint's point", dict(found)))
+    found_points.append(Candidate(FINGERPRINT_POINT, dict(found)))
     unique: dict[tuple[tuple[str, Any], ...], Candidate] = {}
     for candidate in found_points:
         try:
@@ -622,7 +628,8 @@ def _score_verdict(
         verdict = replace(verdict, unaccounted=open_checks or ("no known point predicts its answers",))
         return replace(verdict, questions=questions), None
     others = tuple(dict.fromkeys(c.name for c in matched if c.axes != point.axes))
-    return replace(verdict, questions=questions, ambiguous=others), point
+    open_checks = tuple(c.id for c in checks if c.status == "fail")
+    return replace(verdict, questions=questions, ambiguous=others, accounted=open_checks), point
 
 
 def _placed(
@@ -639,10 +646,14 @@ def _placed(
     if expected in matched and not unaccounted_by(expected):
         return Verdict("conformant", expected.name, expected.name, names, (), (), len(corpora)), expected
     expected_axes = expected.axes
-    ranked = sorted(
-        (c for c in matched if c is not expected),
-        key=lambda c: sum(v != expected_axes[a] for a, v in c.axes.items()),
-    )
+
+    def rank(c: Candidate) -> tuple[bool, int, bool]:
+        # nearest first, a tool's profile before a change of the expected point at the same
+        # distance; the fingerprint's own point after every named one
+        distance = sum(v != expected_axes[a] for a, v in c.axes.items())
+        return c.name == FINGERPRINT_POINT, distance, c.name.startswith(f"{expected.name} with ")
+
+    ranked = sorted((c for c in matched if c is not expected), key=rank)
     for candidate in ranked:
         if unaccounted_by(candidate):
             continue

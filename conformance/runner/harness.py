@@ -182,14 +182,35 @@ def _sacrebleu(params: dict[str, str]) -> Served:
     smooth = params.get("smooth", "exp")
     value = float(params["value"]) if "value" in params else None
     eff = _flag(params.get("effective_order", "false"))
-    metric = bleu.BLEU(tokenize="none", smooth_method=smooth, smooth_value=value, effective_order=eff)
+    installed = _version("sacrebleu")
+    if installed.startswith("1."):
+        # sacrebleu 1.x takes its settings as an argparse namespace (sacrebleu/compat.py:30-34)
+        # and the effective order per call (metrics/bleu.py:248-250).
+        from argparse import Namespace  # noqa: PLC0415
+
+        settings = Namespace(
+            smooth_method=smooth, smooth_value=value, force=True, short=False, lc=False, tokenize="none"
+        )
+        old = bleu.BLEU(settings)
+
+        def run(level: str, hyps: list[Any], refs: list[list[Any]]) -> Any:
+            if level == "sentence":
+                return old.sentence_score(hyps[0], refs[0], use_effective_order=eff)
+            return old.corpus_score(hyps, reference_streams(refs), use_effective_order=eff)
+
+        family = "sacrebleu-1.5"
+    else:
+        metric = bleu.BLEU(tokenize="none", smooth_method=smooth, smooth_value=value, effective_order=eff)
+
+        def run(level: str, hyps: list[Any], refs: list[list[Any]]) -> Any:
+            if level == "sentence":
+                return metric.sentence_score(hyps[0], refs[0])
+            return metric.corpus_score(hyps, reference_streams(refs))
+
+        family = "sacrebleu"
 
     def score(level: str, hyps: list[Any], refs: list[list[Any]]) -> dict[str, Any]:
-        streams = reference_streams(refs)
-        if level == "sentence":
-            result = metric.sentence_score(hyps[0], refs[0])
-        else:
-            result = metric.corpus_score(hyps, streams)
+        result = run(level, hyps, refs)
         return {
             "score": result.score,
             "statistics": {
@@ -204,13 +225,13 @@ def _sacrebleu(params: dict[str, str]) -> Served:
     parts += ["effective_order=true"] if eff else []
     parts += ["tokenize=none"]  # the runner's tokens, joined with spaces, are split again as they are
     return Served(
-        f"sacrebleu[{','.join(parts)}]",
+        f"{family}[{','.join(parts)}]",
         "text",
         ["corpus", "sentence"],
         True,
         score,
         "percent",
-        {"sacrebleu": _version("sacrebleu")},
+        {"sacrebleu": installed},
     )
 
 

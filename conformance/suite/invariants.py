@@ -28,7 +28,13 @@ Corpus = tuple[list[list[str]], list[list[list[str]]]]
 
 
 class InvariantViolationError(AssertionError):
-    """A target broke an invariant; the message names it and shows the evidence."""
+    """A target broke an invariant; the message names it and shows the evidence.
+
+    ``values``: for a metamorphic invariant, (the score after the change, the score before it,
+    what the second is): the two numbers a report shows side by side.
+    """
+
+    values: tuple[object, object, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -44,7 +50,10 @@ class Invariant:
 
 def _fail(ident: str, message: str, **evidence: object) -> None:
     shown = "; ".join(f"{k}={v!r}" for k, v in evidence.items())
-    raise InvariantViolationError(f"{ident}: {message} ({shown})")
+    error = InvariantViolationError(f"{ident}: {message} ({shown})")
+    if "before" in evidence and "after" in evidence:
+        error.values = (evidence["after"], evidence["before"], "the target's own score before the change")
+    raise error
 
 
 def _unchanged(

@@ -13,7 +13,7 @@ from hypothesis.errors import Flaky, Unsatisfiable
 
 from conformance.runner.client import ProtocolTarget, TargetFaultError, TargetSkippedError
 from conformance.runner.fingerprint import Fingerprint
-from conformance.runner.fingerprint.base import Config, Corpus, agrees
+from conformance.runner.fingerprint.base import Config, Corpus, agrees, reference_prediction
 from reference_bleu.options import make_options
 
 
@@ -32,6 +32,11 @@ class Check:
     #: answers including ``skipped`` (questions the target declared it cannot take are not asked).
     answered: int | None = None
     asked: int | None = None
+    #: On the counterexample: the target's answer, what the expectation gives, and the convention
+    #: that expected value was computed under (spec CONF-REPORT).
+    target_value: Any = None
+    expected_value: Any = None
+    expected_by: str = ""
 
 
 #: A check passes only if the target answered at least this share of the questions it was asked
@@ -68,10 +73,27 @@ class CheckFailureError(AssertionError):
     """A check failed on one input (hypothesis shrinks it)."""
 
     def __init__(
-        self, message: str, example: Any, explained_by: tuple[str, ...] = (), fault: str = ""
+        self,
+        message: str,
+        example: Any,
+        explained_by: tuple[str, ...] = (),
+        fault: str = "",
+        values: tuple[Any, Any, str] | None = None,
     ) -> None:
         super().__init__(message)
         self.example, self.explained_by, self.fault = example, explained_by, fault
+        #: (the target's answer, the expected one, the convention behind it), when compared
+        self.values = values
+
+
+def with_values(check: Check, failure: AssertionError) -> Check:
+    """``check`` with the values its failure compared (a CheckFailureError's, or an invariant's:
+    the target's score after the change against its own score before it)."""
+    values = getattr(failure, "values", None)
+    if values is None:
+        return check
+    got, wanted, by = values
+    return replace(check, target_value=got, expected_value=wanted, expected_by=by)
 
 
 @dataclass
@@ -92,17 +114,24 @@ class JudgeBase:
         """The reference's options under the target's conventions."""
         return self.fingerprint.config
 
+    @property
+    def convention(self) -> str:
+        """The conventions the expected values are computed under, as a report shows them."""
+        shown = ", ".join(f"{k}={v}" for k, v in sorted(self.config.items()))
+        return f"the reference at the fingerprinted point ({shown or 'the paper'})"
+
     def acceptable(self, corpus: Corpus) -> bool:
-        """Inputs the target's conventions let it refuse are left out of generated inputs (and said so)."""
-        hyps, refs = corpus
-        flags = self.fingerprint.flags
-        if "error-on-empty-hypothesis" in flags and any(not h for h in hyps):
+        """Inputs the target's conventions let it refuse are left out of generated inputs (and said so).
+
+        That is the domain of the fingerprinted point: where the reference there raises (a
+        segment whose only references are empty, once empty references are dropped; an empty
+        candidate where that is an error; c = 0 where BP divides by it), and an order without
+        n-grams where the target refuses one (FP-UNDEFINED's "error")."""
+        hyps, _refs = corpus
+        max_order = make_options(**self.config).max_order
+        if "error-on-undefined" in self.fingerprint.flags and any(len(h) < max_order for h in hyps):
             return False
-        if "error-on-empty-reference" in flags and any(not r for rs in refs for r in rs):
-            return False
-        if "error-on-undefined" in flags:
-            return all(len(h) >= make_options(**self.config).max_order for h in hyps)
-        return True
+        return reference_prediction(self.config, corpus) != "error"
 
     def _run(
         self,
@@ -197,9 +226,10 @@ class JudgeBase:
             elif failure.fault:
                 self.fault_examples[failure.fault] = last()
             status = "explained" if failure.explained_by else "fail"
-            return Check(ident, title, status, detail, spec_ids, last(), failure.explained_by)
+            check = Check(ident, title, status, detail, spec_ids, last(), failure.explained_by)
+            return with_values(check, failure)
         except AssertionError as failure:  # an invariant's own violation
-            return Check(ident, title, "fail", str(failure), spec_ids, last())
+            return with_values(Check(ident, title, "fail", str(failure), spec_ids, last()), failure)
         except Flaky as error:
             detail = f"nondeterministic: {error}"[:500]
             return Check(ident, title, "fail", detail, spec_ids, last())

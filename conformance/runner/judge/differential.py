@@ -3,6 +3,9 @@ and statistics, each difference explained only by the fingerprinted peers (CONF-
 
 from __future__ import annotations
 
+from fractions import Fraction
+from typing import Any
+
 from hypothesis import assume
 
 from conformance.peers.models import Case, PeerTarget, model
@@ -68,6 +71,7 @@ class DifferentialChecks(JudgeBase):
                     f"target {answer!r} != reference {expected!r} under {self.config}",
                     corpus,
                     self.explain(corpus, answer) if isinstance(answer, float) else (),
+                    values=(answer, expected, self.convention),
                 )
 
         self.checks.append(
@@ -96,6 +100,7 @@ class DifferentialChecks(JudgeBase):
                         f"sentence score {outcome.score!r} != reference {expected!r}",
                         one,
                         self.explain(one, outcome.score),
+                        values=(outcome.score, expected, self.convention),
                     )
 
             self.checks.append(
@@ -132,7 +137,11 @@ class DifferentialChecks(JudgeBase):
                 )
                 want = (ref.matches, ref.totals, ref.hyp_len, ref.ref_len)
                 if not same_statistics(got, want):
-                    raise CheckFailureError(f"statistics (m, l, c, r) {got} != reference {want}", corpus)
+                    raise CheckFailureError(
+                        f"statistics (m, l, c, r) {got} != reference {want}",
+                        corpus,
+                        values=(_plain(got), _plain(want), self.convention),
+                    )
 
             self.checks.append(
                 self._run(
@@ -153,3 +162,10 @@ class DifferentialChecks(JudgeBase):
                     ("BLEU-STATS",),
                 )
             )
+
+
+def _plain(statistics: tuple[Any, ...]) -> list[Any]:
+    """Statistics as JSON can hold them: tuples as lists, a rational r as a float."""
+    return [
+        list(v) if isinstance(v, tuple) else float(v) if isinstance(v, Fraction) else v for v in statistics
+    ]

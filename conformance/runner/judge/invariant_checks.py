@@ -7,8 +7,14 @@ from typing import Any
 
 from hypothesis import assume
 
+from conformance.runner.fingerprint.base import Corpus
 from conformance.runner.judge.base import Check, JudgeBase, corpus_of
 from conformance.suite.invariants import INVARIANTS, Invariant, holds
+
+#: A corpus with the segment INV-EMPTY-SEGMENT appends (empty candidate, one empty reference):
+#: a point that drops empty references (then has no reference) or refuses empty candidates
+#: refuses it, and the invariant says nothing there.
+EMPTY_SEGMENT_IN_CONTEXT: Corpus = ([["a"], []], [[["a"]], [[]]])
 
 
 class InvariantChecks(JudgeBase):
@@ -49,6 +55,9 @@ class InvariantChecks(JudgeBase):
                         (invariant.id,),
                     )
                 )
+            elif invariant.id == "INV-EMPTY-SEGMENT" and not self.acceptable(EMPTY_SEGMENT_IN_CONTEXT):
+                detail = "the empty segment is outside the target's domain (its point refuses it)"
+                self.checks.append(Check(invariant.id, invariant.statement, "n/a", detail, (invariant.id,)))
             elif not holds(invariant.id, self.config):
                 self.checks.append(
                     Check(
