@@ -457,11 +457,13 @@ def _bleuscore(params: Params) -> Profile:
         (
             "bleuscore 0.2.0 (observed): c = 0 gives BP 0 and r = 0 gives ratio inf and BP 1 in Rust floats "
             "(zero_length=limit, unlike tensorflow/nmt); a segment without references panics "
-            "(`Option::unwrap()` on None), an empty corpus panics ('Pair statistics calculation got "
-            "empty result', crates/bleuscore/src/bleu.rs:124): PanicException",
-            "bleuscore 0.2.0 src/bleu.rs compute_score: "
-            "`reference_length += references_tokens.iter().map(|x| x.len()).min()` (spec 10, hand-checked)",
-            "bleuscore 0.2.0: tokenizer 13a, case kept (compute([['The cat, sat on']], ['the cat,sat']) "
+            "(`Option::unwrap()` on None, crates/bleuscore/src/bleu.rs:80), an empty corpus panics "
+            "('Pair statistics calculation got empty result', :124): PanicException",
+            "bleuscore 0.2.0 crates/bleuscore/src/bleu.rs:79-80 `RefLenMethod::Shortest => "
+            '*ref_lens.iter().min().unwrap()`; bindings/python/src/lib.rs:40 `ref_len_method="shortest"` '
+            "by default",
+            "bleuscore 0.2.0 crates/bleuscore/src/bleu.rs:66 `Tokenizer13a::new()`: tokenizer 13a, "
+            "case kept (compute([['The cat, sat on']], ['the cat,sat']) "
             "gives p_1 = 3/4 on 4 tokens); smooth as tensorflow/nmt",
         ),
         tokenize="13a",

@@ -18,10 +18,13 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import logging
 import math
+import subprocess
 import warnings
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -133,6 +136,99 @@ def test_sacrebleu_sentence_profile_is_the_mean_of_sentence_scores() -> None:
         *corpus(rel(WMT17_SYSTEMS[0]), (WMT_REF,), "sacrebleu-sentence", 300), profile="sacrebleu-sentence"
     )
     assert close(ours.reported, mean, 1e-12)
+
+
+# --- sacrebleu 1.5.1, in its own environment ---------------------------------------------------------
+
+#: Made by .ci/run: sacrebleu 1.5.1 cannot be installed beside 2.6.0.
+SACREBLEU_1 = Path(__file__).resolve().parent.parent / ".venv-sacrebleu1" / "bin" / "python"
+#: Run there: each case's score (x100, as 1.5.1 reports it), statistics and printed score, or the
+#: name of what it raised. Settings through 1.x's argparse namespace (sacrebleu/compat.py:30-34).
+_SACREBLEU_1_SCRIPT = """
+import json, sys
+from argparse import Namespace
+from sacrebleu.metrics.bleu import BLEU
+out = []
+for case in json.load(sys.stdin):
+    settings = Namespace(smooth_method=case["smooth"], smooth_value=case["value"], force=True,
+                         short=False, lc=case["lc"], tokenize=case["tokenize"])
+    try:
+        r = BLEU(settings).corpus_score(case["hyps"], case["refs"])
+        # the score as 1.5.1's format() prints it ('{sc:.{w}f}', width 1; format() itself
+        # divides by ref_len, which an empty corpus makes 0)
+        out.append([r.score, r.counts, r.totals, r.sys_len, r.ref_len, "{:.1f}".format(r.score)])
+    except BaseException as error:
+        out.append(type(error).__name__)
+print(json.dumps(out))
+"""
+
+
+def sacrebleu_1(cases: list[dict[str, Any]]) -> list[Any]:
+    """sacrebleu 1.5.1's answers on ``cases``, run in its environment (skipped where it is absent)."""
+    if not SACREBLEU_1.exists():
+        pytest.skip("sacrebleu 1.5.1's environment (.venv-sacrebleu1, made by .ci/run) is absent")
+    done = subprocess.run(
+        [str(SACREBLEU_1), "-c", _SACREBLEU_1_SCRIPT],
+        input=json.dumps(cases),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    answers: list[Any] = json.loads(done.stdout)
+    return answers
+
+
+def _sacrebleu_1_case(
+    hyps: list[str], refs: list[list[str | None]], smooth: str = "exp", value: float | None = None
+) -> dict[str, Any]:
+    return {"hyps": hyps, "refs": refs, "smooth": smooth, "value": value, "lc": False, "tokenize": "13a"}
+
+
+SACREBLEU_1_SMOOTHING = [("exp", None), ("none", None), ("floor", 0.1), ("add-k", 1.0)]
+
+
+@pytest.mark.parametrize("refs", [(WMT_REF,), WMT_MULTI], ids=["1ref", "4refs"])
+def test_sacrebleu_1_5_profile_prints_what_sacrebleu_1_5_prints(refs: tuple[str, ...]) -> None:
+    # Every WMT17 system, every smoothing, with one and four references; 1.5.1's own 13a.
+    cases, profiles = [], []
+    for system in WMT17_SYSTEMS:
+        for smooth, value in SACREBLEU_1_SMOOTHING:
+            streams: list[list[str | None]] = [list(lines(WMT17.parent / r)) for r in refs]
+            cases.append(_sacrebleu_1_case(lines(system), streams, smooth, value))
+            params = f"smooth={smooth}" + (f",value={value}" if value is not None else "")
+            profiles.append((system, f"sacrebleu-1.5[{params}]"))
+    for (system, profile), theirs in zip(profiles, sacrebleu_1(cases), strict=True):
+        ours = corpus_bleu(*corpus(rel(system), refs, profile), profile=profile)
+        score, counts, totals, sys_len, ref_len, printed = theirs
+        if "add-k" not in profile:  # add-k adds k to what 1.5.1 reports (bleu.py:193-195, in place)
+            assert (list(ours.matches), list(ours.totals)) == (counts, totals)
+        assert (ours.hyp_len, ours.ref_len) == (sys_len, ref_len)
+        assert ours.reported_text == printed, profile
+        assert close(ours.reported, score)
+
+
+def test_sacrebleu_1_5_profile_answers_where_sacrebleu_1_5_and_2_differ() -> None:
+    # Hand-made segments on the three points where 1.5.1's source differs from 2.x: nothing
+    # matches (1.5.1 smooths from order 1: 100 * (1/10 * 1/16 * 1/24 * 1/32)^(1/4) by hand,
+    # p_n = 1/(2^n * l_n) with l_n = 5, 4, 3, 2: 100 * (1/10 * 1/16 * 1/24 * 1/32)^(1/4) = 5.3411),
+    # an empty reference beside a longer one (dropped: r = 12, not 0), a reference that is
+    # only empty (none left: EOFError), an empty corpus (0) and a segment without references.
+    inputs: list[tuple[list[str], list[list[str | None]]]] = [
+        (["a b c d e"], [["v w x y z"]]),
+        (["a b c d e"], [["x y a b c d e z w v u t"], [""]]),
+        (["a b"], [[""]]),
+        ([], [[]]),
+        (["a b c d", "x y"], [["a b c d", None]]),
+    ]
+    answers = sacrebleu_1([_sacrebleu_1_case(h, r) for h, r in inputs])
+    assert math.isclose(answers[0][0], 100 * (1 / 10 * 1 / 16 * 1 / 24 * 1 / 32) ** 0.25, rel_tol=1e-12)
+    for (hyps, streams), theirs in zip(inputs, answers, strict=True):
+        refs = [[r.split() for r in rs if r is not None] for rs in zip(*streams, strict=True)] or []
+        try:
+            ours: Any = corpus_bleu([h.split() for h in hyps], refs, profile="sacrebleu-1.5").reported
+        except BleuError as error:
+            ours = resolve("sacrebleu-1.5").raises.get(error.spec_id, f"BleuError {error.spec_id}")
+        assert ours == theirs if isinstance(theirs, str) else close(ours, theirs[0]), (hyps, streams)
 
 
 # --- nltk -----------------------------------------------------------------------------------------

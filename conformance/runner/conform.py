@@ -192,27 +192,49 @@ def _judged_at_resolution(spec: str, target: ProtocolTarget, settings: RunSettin
     )
 
 
-def _accounted_rows(checks: list[Check], verdict: Verdict) -> list[Check]:
-    """A failed row the placed point accounts for is explained by it, not a failure (CONF-VERDICT).
+#: The axes each fingerprint point observes (spec CONF-FINGERPRINT, CONV-SPACE).
+POINT_AXES = {
+    "FP-PRECISION": ("arithmetic",),
+    "FP-REF-LENGTH": ("ref_length",),
+    "FP-AGGREGATION": ("aggregation",),
+    "FP-ZERO": ("zero", "smoothing", "early_return", "denominator"),
+    "FP-UNDEFINED": ("undefined",),
+    "FP-EMPTY-HYPOTHESIS": ("empty_hyps",),
+    "FP-EMPTY-REFERENCE": ("empty_refs",),
+    "FP-NO-REFERENCE": ("no_ref",),
+    "FP-EMPTY-CORPUS": ("empty_corpus",),
+}
 
-    The per-point fingerprint and the checks judge under the conventions found one point at a
-    time; the verdict's search places the target in the whole space, where axes combine (an
-    early return with a smoothing, say). A row the point predicts is that point's behaviour.
+
+def _accounted_rows(checks: list[Check], verdict: Verdict) -> list[Check]:
+    """Rows explained by the point the target is placed at, not by anything else (CONF-VERDICT).
+
+    A failed row the placed point accounts for is explained by it: the per-point fingerprint and
+    the checks judge under the conventions found one point at a time, while the verdict's search
+    places the target in the whole space, where axes combine (an early return with a smoothing,
+    say). A fingerprint row that a peer of another tool happened to match (ignite's smoothing
+    read as "sacrebleu floor") is explained by the point's own values on that row's axes.
     """
-    if not verdict.accounted:
+    if not verdict.point_axes:
         return checks
+    axes = dict(verdict.point_axes)
     by = f"the point {verdict.point}"
-    return [
-        replace(
-            c,
-            status="explained",
-            detail=f"{c.detail} (as the reference at {verdict.point} does)",
-            explained_by=(by, *c.explained_by),
-        )
-        if c.id in verdict.accounted and c.status == "fail"
-        else c
-        for c in checks
-    ]
+    own = f"DIV-{verdict.point_tool.upper()}-"
+
+    def explained(check: Check) -> Check:
+        if check.id in POINT_AXES and check.status in ("fail", "explained"):
+            if check.status == "explained" and all(d.startswith(own) for d in check.explained_by):
+                return check  # a divergence of the point's own tool: its registered entry says it
+            values = ", ".join(f"{a}={axes[a]}" for a in POINT_AXES[check.id] if a in axes)
+            return replace(
+                check, status="explained", detail=f"as {verdict.point}: {values}", explained_by=(by,)
+            )
+        if check.id in verdict.accounted and check.status == "fail":
+            detail = f"{check.detail} (as the reference at {verdict.point} does)"
+            return replace(check, status="explained", detail=detail, explained_by=(by, *check.explained_by))
+        return check
+
+    return [explained(c) for c in checks]
 
 
 def _with_text_row(checks: list[Check], verdict: Verdict) -> list[Check]:

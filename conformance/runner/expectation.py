@@ -247,6 +247,10 @@ class Verdict:
     #: Checks that did not pass but that the point accounts for: its conventions give the same
     #: (the reference there breaks the same invariant, gives the same number): not bugs.
     accounted: tuple[str, ...] = ()
+    #: The placed point's value on every observable axis, and the tool whose profile it is ("" for
+    #: a point that is no tool's): what the report explains the target's rows by.
+    point_axes: tuple[tuple[str, str], ...] = ()
+    point_tool: str = ""
 
     def as_json(self) -> dict[str, Any]:
         """The verdict in the JSON report."""
@@ -629,7 +633,25 @@ def _score_verdict(
         return replace(verdict, questions=questions), None
     others = tuple(dict.fromkeys(c.name for c in matched if c.axes != point.axes))
     open_checks = tuple(c.id for c in checks if c.status == "fail")
-    return replace(verdict, questions=questions, ambiguous=others, accounted=open_checks), point
+    return (
+        replace(
+            verdict,
+            questions=questions,
+            ambiguous=others,
+            accounted=open_checks,
+            point_axes=tuple(point.axes.items()),
+            point_tool=_tool_of(point.name),
+        ),
+        point,
+    )
+
+
+def _tool_of(name: str) -> str:
+    """The tool whose profile ``name`` is, or "" (a change of the expectation, the fingerprint's point)."""
+    try:
+        return resolve(name).tool
+    except BleuError:
+        return ""
 
 
 def _placed(

@@ -151,6 +151,19 @@ def _settled_text(finding: Finding, config: Config, flags: set[str]) -> Finding:
     return settle(finding.point, finding.answers, config, _tolerance(flags))
 
 
+def _settled_precision(finding: Finding, config: Config, flags: set[str]) -> Finding:
+    """FP-PRECISION settled again on every answer, its precisions probe included, under every
+    convention found (a smoothing may change such precisions): binary32 precisions show there
+    only. Kept as first settled, on BP alone, when nothing explains the probe (the verdict's
+    search, which combines every axis, still sees the answer)."""
+    again = settle(finding.point, finding.answers, config, SCORE_TOLERANCE)
+    if again.convention is None:
+        return finding
+    flags |= again.convention.flags
+    config.update(again.convention.options)
+    return again
+
+
 def fingerprint(target: ProtocolTarget) -> Fingerprint:
     """Ask every point's diagnostics, in order, each under the conventions found before it."""
     config: Config = {}
@@ -165,7 +178,14 @@ def fingerprint(target: ProtocolTarget) -> Fingerprint:
         if point.id == "FP-TEXT" and not text:
             continue  # token targets get tokens: tokenization and case are the caller's
         answers = [ask(target, d.corpus, raw=point.id == "FP-SCALE") for d in point.diagnostics]
-        finding = settle(point, answers, config, _tolerance(flags))
+        if point.id == "FP-PRECISION":  # the precisions probe waits for FP-ZERO (_settled_precision)
+            early = [
+                SKIPPED if d.name == scale.PRECISIONS_PROBE else a
+                for d, a in zip(point.diagnostics, answers, strict=True)
+            ]
+            finding = replace(settle(point, early, config, _tolerance(flags)), answers=tuple(answers))
+        else:
+            finding = settle(point, answers, config, _tolerance(flags))
         findings.append(finding)
         if finding.convention is not None:
             config.update(finding.convention.options)
@@ -175,6 +195,7 @@ def fingerprint(target: ProtocolTarget) -> Fingerprint:
                 if digits is not None:  # from here on answers are divided by the scale
                     ANSWER_RESOLUTION.set(10.0**-digits / target.scale)
     findings = [_settled_text(f, config, flags) if f.point.id == "FP-TEXT" else f for f in findings]
+    findings = [_settled_precision(f, config, flags) if f.point.id == "FP-PRECISION" else f for f in findings]
     flags |= next((f.convention.flags for f in findings if f.point.id == "FP-TEXT" and f.convention), set())
     target.count_errors = True
     target.score_tolerance = _tolerance(flags)

@@ -1,5 +1,6 @@
 """FP-SCALE and FP-PRECISION: the scale of the score (unit or percent) and the precision of its
-arithmetic (binary64, or binary32), both read from scores that are BP alone (spec EC-013)."""
+arithmetic (binary64, binary32 precisions, or binary32), read from scores that are BP alone and
+from one whose precisions are not binary32 numbers (spec EC-013)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from conformance.runner.fingerprint.base import (
     Point,
     alphabet,
     reference_prediction,
+    words,
 )
 
 #: A perfect match, and one with all precisions 1 and BP = exp(1 - 8/6).
@@ -40,11 +42,18 @@ def _scale(config: Config) -> tuple[Convention, ...]:
     )
 
 
+#: The FP-PRECISION diagnostic that reads the precisions rather than BP.
+PRECISIONS_PROBE = "p_n = 9/10, 7/9, 5/8, 4/7, BP = 1"
+
 #: Irrational scores that every other convention leaves alone (one segment, one reference,
 #: every p_n = 1, which every smoothing keeps at 1): the score is BP = exp(1 - r/c).
 _PRECISION = (
     Diagnostic("BP = exp(1 - 8/6), every p_n = 1", ([alphabet(6)], [[alphabet(8)]])),
     Diagnostic("BP = exp(1 - 13/7), every p_n = 1", ([alphabet(7)], [[alphabet(13)]])),
+    # The precisions themselves (9/10, 7/9, 5/8, 4/7, BP = 1): rounded to binary32 they move the
+    # score by 2.5e-8, which binary64 cannot and binary32 throughout hides in its 1e-5. A
+    # smoothing may change such precisions, so this answer is settled once FP-ZERO is known.
+    Diagnostic(PRECISIONS_PROBE, ([words("a b c d e f g x a b")], [[words("a b c d e f g y a b")]])),
 )
 
 
@@ -52,6 +61,14 @@ def _precision(config: Config) -> tuple[Convention, ...]:
     """binary64 (or exact) to MATCH_TOLERANCE; binary32, a known way to fall short (EC-013)."""
     return (
         Convention("binary64: within 1e-9 of the exact score", reference_prediction, spec="EC-013"),
+        Convention(
+            "binary32 precisions: p_n rounded to binary32, the rest binary64",
+            lambda c, corpus: reference_prediction(c, corpus, arithmetic="binary32-precisions"),
+            {"arithmetic": "binary32-precisions"},
+            divergence=("EC-013",),
+            spec="EC-013",
+            flags=frozenset({"binary32-precisions"}),
+        ),
         Convention(
             "binary32: within 1e-5 only (float32 arithmetic)",
             reference_prediction,

@@ -56,6 +56,13 @@ PEER_ZERO_OPTIONS = (
 )
 
 
+#: The early returns of EC-016 that FP-ZERO combines with each smoothing method.
+EARLY_RETURNS = {
+    "no-unigram-match": "0 first when no unigram matches",
+    "any-zero": "0 first when any order has no match",
+}
+
+
 def _zero(config: Config) -> tuple[Convention, ...]:
     found: list[Convention] = [
         by_reference("limit: a zero precision gives 0", "EC-002", smoothing="none", zero_precision="limit"),
@@ -65,6 +72,21 @@ def _zero(config: Config) -> tuple[Convention, ...]:
     ]
     found += [
         by_reference(f"smoothing {name}", method.spec_id, smoothing=name, zero_precision="limit")
+        for name, method in SMOOTHING_METHODS.items()
+        if name != "none" and not method.tool
+    ]
+    # The early return (EC-016) combines with smoothing: a tool that returns 0 before smoothing
+    # when nothing matches (ignite, sacrebleu) or when any order is zero (torchmetrics) is the
+    # smoothing method and that rule together, not a smoothing method of its own.
+    found += [
+        by_reference(
+            f"smoothing {name}, {EARLY_RETURNS[rule]}",
+            method.spec_id,
+            smoothing=name,
+            zero_precision="limit",
+            early_return=rule,
+        )
+        for rule in EARLY_RETURNS
         for name, method in SMOOTHING_METHODS.items()
         if name != "none" and not method.tool
     ]
@@ -94,6 +116,10 @@ def _undefined(config: Config) -> tuple[Convention, ...]:
         ),
         by_reference("effective order: dropped, weights renormalised", "EC-003", effective_order=True),
         by_reference("skip: dropped, weights kept", "EC-003", undefined_precision="skip"),
+        # max(1, l_n) (EC-015): an order without n-grams is 0/1, a zero count that a smoothing
+        # then treats as any other (nltk per segment, ignite over the corpus)
+        by_reference("max(1, l_n) per segment: 0/1, a zero count", "EC-015", denominator="max1-segment"),
+        by_reference("max(1, total l_n): 0/1, a zero count", "EC-015", denominator="max1-total"),
         Convention(
             "error: refuses an order without n-grams",
             lambda c, corpus: reference_prediction(c, corpus, undefined_precision="error"),
