@@ -534,8 +534,10 @@ def _count(
     *,
     keep: bool,
     digests: dict[str, str] | None = None,
+    allow_empty: bool = False,
 ) -> tuple[list[list[Statistics]], int]:
-    """Each hypothesis file's statistics against ``refs``, all files read in one pass."""
+    """Each hypothesis file's statistics against ``refs``, all files read in one pass (empty files
+    an error unless ``allow_empty``: EC-012's ``empty_corpus="zero"``)."""
     label = hyp_paths[0] if len(hyp_paths) == 1 else f"{len(hyp_paths)} systems"
     report = _progress(label, args.quiet)
     per_system, count = systems_statistics(
@@ -547,6 +549,7 @@ def _count(
         progress=report,
         reading=_reading(args),
         digests=digests,
+        allow_empty=allow_empty,
     )
     if report is not None:
         print(file=sys.stderr)
@@ -619,7 +622,14 @@ def _file_statistics(
         options.empty_references,
         options.empty_candidates,
     )
-    per_system, count = _count(args, hyps, refs, counting, keep=keep or needs_segments(options))
+    per_system, count = _count(
+        args,
+        hyps,
+        refs,
+        counting,
+        keep=keep or needs_segments(options),
+        allow_empty=options.empty_corpus == "zero",
+    )
     systems: list[System] = [(hyp, segments, count) for hyp, segments in zip(hyps, per_system, strict=True)]
     return options, counting, len(refs), systems
 

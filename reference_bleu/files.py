@@ -207,10 +207,10 @@ class Source:
         return line
 
 
-def parallel_lines(
-    sources: Sequence[Source],
-) -> Iterator[tuple[str, ...]]:
-    """Rows (hypothesis lines..., reference lines...) of the files read in step; unequal lengths: an error."""
+def parallel_lines(sources: Sequence[Source], allow_empty: bool = False) -> Iterator[tuple[str, ...]]:
+    """Rows (hypothesis lines..., reference lines...) of the files read in step; unequal lengths: an error.
+
+    Empty files are an error (EC-012) unless ``allow_empty`` (``empty_corpus="zero"``)."""
     names = [source.name for source in sources]
     streams = [iter(source) for source in sources]
     number = 0
@@ -221,7 +221,7 @@ def parallel_lines(
                 "CLI-FILES", f"line counts differ: {', '.join(short)} end(s) at line {number - 1}"
             )
         yield tuple(cell for cell in row if cell is not None)
-    if number == 0:
+    if number == 0 and not allow_empty:
         raise BleuInputError("EC-012", f"{names[0]} is empty: BLEU needs at least one segment")
 
 
@@ -294,6 +294,7 @@ def systems_statistics(
     progress: Callable[[int], None] | None = None,
     reading: Reading = Reading(),
     digests: dict[str, str] | None = None,
+    allow_empty: bool = False,
 ) -> tuple[list[list[Statistics]], int]:
     """The statistics of hypothesis files against the same reference files, all streamed in one pass.
 
@@ -302,7 +303,8 @@ def systems_statistics(
     ``progress`` is called with the number of segments done after each chunk. Memory stays
     flat: a chunk of rows at a time (2 x ``jobs`` chunks in flight). ``reading`` says how the
     files are read (CLI-INPUT); ``digests``, when given, receives each path's SHA-256 (of its
-    decompressed bytes) once all are read.
+    decompressed bytes) once all are read. Empty files are an error (EC-012) unless
+    ``allow_empty``: each system's statistics are then no segment at all.
     """
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise BleuInputError("CLI-FILES", f"--jobs must be at least 1, not {jobs!r}")
@@ -317,7 +319,7 @@ def systems_statistics(
             k: Source(p, stack, reading) for k, p in sorted(enumerate(paths), key=lambda kp: kp[1] == "-")
         }
         sources = [opened[k] for k in range(len(paths))]
-        chunks = _chunks(parallel_lines(sources))
+        chunks = _chunks(parallel_lines(sources, allow_empty))
         if jobs == 1:
             results: Iterator[Chunk] = (
                 chunk_statistics(c, counting, keep_segments, k, systems) for k, c in chunks
@@ -335,6 +337,8 @@ def systems_statistics(
                 progress(count)
         if digests is not None:
             digests.update({source.path: source.digest.hexdigest() for source in sources})
+    if count == 0:  # allowed empty: no segment, which the score turns into EC-012's answer
+        return [[] for _ in hyp_paths], 0
     return (kept if keep_segments else [[total] for total in totals]), count
 
 

@@ -60,6 +60,15 @@ def text_bleu(hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> float:
     return independent_bleu([h.split() for h in hyps], [[r.split() for r in rs] for rs in refs])
 
 
+def char_bleu(hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> float:
+    """The same on characters (spaces dropped), as a character-level BLEU for Chinese scores text."""
+
+    def characters(line: str) -> list[str]:
+        return [c for c in line if not c.isspace()]
+
+    return independent_bleu([characters(h) for h in hyps], [[characters(r) for r in rs] for rs in refs])
+
+
 def _sacrebleu_13a(text: str) -> list[str]:
     from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a  # noqa: PLC0415 -- an independent tokenizer
 

@@ -171,6 +171,15 @@ def test_empty_input_exits_2(tmp_path: Path) -> None:
     assert "EC-012" in one_line_error(run_cli("score", "-i", str(empty), "-r", str(empty)))
 
 
+def test_empty_files_score_0_under_a_profile_whose_tool_scores_an_empty_corpus_0(tmp_path: Path) -> None:
+    # EC-012, empty_corpus="zero": torchmetrics returns 0 on no segment (its profile's evidence,
+    # checked against the tool in tests/test_profiles.py); files with no line are that corpus.
+    empty = tmp_path / "empty.txt"
+    empty.write_text("", encoding="utf-8")
+    done = run_cli("score", "--profile", "torchmetrics", "-b", "-i", str(empty), "-r", str(empty))
+    assert (done.returncode, done.stdout.strip()) == (0, "0.0")
+
+
 def test_bad_option_values_exit_2(paper_files: dict[str, str]) -> None:
     assert "BLEU-WEIGHTS" in one_line_error(
         run_cli("score", "-i", paper_files["hyp"], "-r", paper_files["r1"], "--weights", "1", "2")

@@ -21,6 +21,7 @@ from conformance.runner.fingerprint.base import BINARY32_TOLERANCE, agrees
 from conformance.runner.harness import answer, resolve
 from conformance.runner.protocol import load_schema
 from conformance.suite.invariants import same_score
+from reference_bleu.profiles import resolve as profile_of_name
 
 PERL = ["perl", "conformance/runner/examples/bleu.pl"]
 T = "tests.conform_targets:"
@@ -80,6 +81,12 @@ def test_diagnostics_tell_spec_conventions_apart(point: object) -> None:
                 "FP-REF-LENGTH": "closest, ties to the first listed",
                 "FP-ZERO": "limit: a zero precision gives 0",
             },
+        ),
+        # FP-PRECISION's precisions probe: p_n rounded to binary32, the rest binary64 (ignite's
+        # counts are float32 tensors), 2.5e-8 from the exact score, which BP alone never shows.
+        (
+            "reference[arithmetic=binary32-precisions]",
+            {"FP-PRECISION": "binary32 precisions: p_n rounded to binary32, the rest binary64"},
         ),
         (
             "reference[ref_length=average,smoothing=add-k,smoothing_value=0.25]",
@@ -268,6 +275,14 @@ def test_the_runner_places_each_zoo_member_at_its_profile(
     verdict: Any = report["targets"][0]["verdict"]  # type: ignore[index]
     assert (verdict["level"], verdict["point"]) == ("conformant", point), verdict
     assert code == 0
+    # Every row passes, is n/a, or is explained by the target's own point: the point itself, or a
+    # registered divergence of the same tool (never another tool's peer model).
+    tool = profile_of_name(point).tool.upper()
+    checks: Any = report["targets"][0]["checks"]  # type: ignore[index]
+    assert all(c["status"] in ("pass", "n/a", "explained") for c in checks), _statuses(report)
+    for check in checks:
+        for why in check["explained_by"]:
+            assert why == f"the point {point}" or why.startswith(f"DIV-{tool}-"), (check["id"], why)
 
 
 def test_sacrebleu_1_5_is_placed_at_its_profile_and_is_a_variant_of_sacrebleu_2(
@@ -305,6 +320,66 @@ def test_a_bug_is_not_conformant_whatever_is_expected(capsys: pytest.CaptureFixt
         assert code == 1
         assert verdict["level"] == "not conformant"
         assert "DIFF-CORPUS" in verdict["unaccounted"]
+
+
+def test_rows_show_the_target_value_the_expected_value_and_the_convention(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # CONF-REPORT: the DIFF-CORPUS row of a target that does not clip counts carries, on its
+    # counterexample, the target's answer (no_clip itself, recomputed here) and the expected
+    # value (independent_bleu, the floating-point BLEU written from the paper in
+    # tests/conform_targets.py, an oracle that is not the reference).
+    from tests.conform_targets import independent_bleu, no_clip  # noqa: PLC0415
+
+    _code, report = _report(capsys, "-t", T + "no_clip")
+    row = next(c for c in report["targets"][0]["checks"] if c["id"] == "DIFF-CORPUS")  # type: ignore[index]
+    hyps, refs = row["counterexample"]
+    assert row["target_value"] == pytest.approx(no_clip(hyps, refs), rel=1e-12)
+    assert row["expected_value"] == pytest.approx(independent_bleu(hyps, refs), rel=1e-12)
+    assert row["target_value"] != pytest.approx(row["expected_value"])
+    assert row["expected_by"].startswith("the reference at the fingerprinted point")
+    main(["-q", "-n", "15", "-t", T + "no_clip"])
+    text = capsys.readouterr().out
+    assert (
+        f"target {row['target_value']:.12g}; expected {row['expected_value']:.12g}, from the reference"
+        in text
+    )
+
+
+def test_a_rust_panic_is_the_targets_error_answer_and_an_exit_is_a_crash() -> None:
+    # PyO3 raises a panic as pyo3_runtime.PanicException, a BaseException (bleuscore does on a
+    # segment without references): the harness answers "error", as for any Exception.
+    from conformance.runner.harness import Served  # noqa: PLC0415
+
+    panic = type("PanicException", (BaseException,), {"__module__": "pyo3_runtime"})
+
+    def raising(kind: type[BaseException]) -> Served:
+        def score(level: str, hyps: list[Any], refs: list[list[Any]]) -> float:
+            raise kind("called `Option::unwrap()` on a `None` value")
+
+        return Served("panics", "tokens", ["corpus"], False, score)
+
+    request = {"type": "score", "seq": 1, "level": "corpus", "hypotheses": [["a"]], "references": [[]]}
+    line = json.dumps(request)
+    result = answer(raising(panic), request, line)
+    assert (result["status"], result["error"].split(":")[0]) == ("error", "PanicException")
+    with pytest.raises(SystemExit):
+        answer(raising(SystemExit), request, line)
+
+
+def test_a_sentence_only_targets_skipped_questions_are_never_evidence(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Spec CONF-VERDICT: a point whose every diagnostic needs several segments is not asked of a
+    # target without a corpus entry point: n/a, "no evidence", never "error"; every other point
+    # is settled on its one-segment diagnostics, asked at the sentence level.
+    _code, report = _report(capsys, "-t", T + "sentence_only", "--expect", "nltk-sentence[method=1]")
+    checks = {c["id"]: c for c in report["targets"][0]["checks"]}  # type: ignore[index]
+    for point in ("FP-AGGREGATION", "FP-EMPTY-CORPUS"):
+        assert (checks[point]["status"], checks[point]["detail"].split(":")[0]) == ("n/a", "no evidence")
+    for point in ("FP-REF-LENGTH", "FP-ZERO", "FP-UNDEFINED", "FP-EMPTY-HYPOTHESIS", "FP-NO-REFERENCE"):
+        assert checks[point]["status"] in ("pass", "explained"), checks[point]
+    assert checks["VECTORS"]["status"] != "fail", checks["VECTORS"]
 
 
 def test_a_bad_expectation_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
@@ -475,6 +550,26 @@ def test_a_text_target_is_placed_by_its_tokenizer_and_case_folding(
     code, report = _report(capsys, *args, "--accept", "tokenize=13a", "--accept", "case=unicode")
     assert code == 0
     assert report["targets"][0]["verdict"]["level"] == "conformant"  # type: ignore[index]
+
+
+def test_a_character_level_text_target_is_judged_on_the_characters_it_sees(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A text target that scores characters (char_bleu: the paper's BLEU on characters, spaces
+    dropped, written without reference_bleu) is sent space-joined words; once FP-TEXT has found
+    `tokenize char`, every later question is asked and predicted on the characters it sees
+    (spec CONF-FINGERPRINT), so every point settles, no check fails, and against the paper it is
+    a variant on the tokenizer alone."""
+    args = ["-t", T + "char_bleu", "--input", "text"]
+    code, report = _report(capsys, *args)
+    target: Any = report["targets"][0]  # type: ignore[index]
+    statuses = _statuses(report)
+    assert statuses["FP-TEXT"] == "pass"
+    assert all(status in ("pass", "n/a") for status in statuses.values()), statuses
+    assert (code, target["verdict"]["level"]) == (1, "variant")
+    assert [(d["axis"], d["found"]) for d in target["verdict"]["differs"]] == [("tokenize", "char")]
+    code, report = _report(capsys, *args, "--accept", "tokenize=char")
+    assert (code, report["targets"][0]["verdict"]["level"]) == (0, "conformant")  # type: ignore[index]
 
 
 def test_a_text_target_with_an_unknown_tokenizer_is_not_conformant(

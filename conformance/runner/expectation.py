@@ -33,7 +33,7 @@ from typing import Any
 from conformance.peers.targets import ReferenceTarget
 from conformance.runner.client import ProtocolTarget
 from conformance.runner.fingerprint import Fingerprint, settle, text_of
-from conformance.runner.fingerprint.base import MATCH_TOLERANCE, Answer, Corpus, agrees, ask
+from conformance.runner.fingerprint.base import MATCH_TOLERANCE, Answer, Corpus, Text, agrees, ask, seen
 from conformance.runner.judge.base import Check
 from conformance.suite.invariants import BY_ID, InvariantViolationError
 from conformance.suite.loader import load_vectors
@@ -367,15 +367,18 @@ def battery_answers(
         for diagnostic, answer in zip(finding.point.diagnostics, finding.answers, strict=True):
             corpora.append(diagnostic.corpus)
             answers.append(answer)
-    for corpus in _generated(target, seed):
+    for corpus in _generated(target, fingerprint, seed):
         corpora.append(corpus)
         answers.append(ask(target, corpus))
     return corpora, answers
 
 
-def _generated(target: ProtocolTarget, seed: int, count: int = GENERATED) -> list[Corpus]:
-    """Generated corpora, cut to their first segment for a target without a corpus entry point."""
-    corpora = generated_corpora(seed, count)
+def _generated(
+    target: ProtocolTarget, fingerprint: Fingerprint, seed: int, count: int = GENERATED
+) -> list[Corpus]:
+    """Generated corpora as the target sees them (a text target's tokenizer applied), cut to their
+    first segment for a target without a corpus entry point."""
+    corpora = [seen(c, fingerprint.text) for c in generated_corpora(seed, count)]
     if "corpus" in target.capabilities.levels:
         return corpora
     return [(h[:1], r[:1]) for h, r in corpora]
@@ -504,11 +507,13 @@ def accounted(
     tolerance: float,
     *,
     fault_inputs: Mapping[str, Any] | None = None,
+    text: Text = None,
 ) -> bool:
     """Whether the point ``candidate`` accounts for a check that did not pass.
 
     ``fault_inputs`` are the first inputs of each kind of fault (the client's ``first_input``),
-    the evidence for a ROB-* row whose own counterexample is another check's example.
+    the evidence for a ROB-* row whose own counterexample is another check's example; ``text``
+    a text target's conventions, under which each input is asked and predicted.
     """
     if check.status in ("pass", "n/a") or (check.id.startswith("FP-") and check.id != "FP-SCALE-DECLARED"):
         return True  # a fingerprint row's diagnostics are in the battery, which the point predicts
@@ -523,6 +528,7 @@ def accounted(
     elif _is_corpus(check.counterexample) and not check.id.startswith("ROB-"):
         corpora = [(list(check.counterexample[0]), list(check.counterexample[1]))]
     limit = max(candidate.tolerance, tolerance)
+    corpora = [seen(c, text) for c in corpora]  # as a text target sees them
     return bool(corpora) and all(matches(ask_target(c), candidate.predict(c), limit) for c in corpora)
 
 
@@ -597,7 +603,7 @@ def _score_verdict(
     tolerance = fingerprint.tolerance
     expected = expectation.candidate
 
-    def ask_target(corpus: Corpus) -> Answer:
+    def ask_target(corpus: Corpus) -> Answer:  # asked and predicted as the target sees it
         return ask(target, corpus)
 
     faults = [
@@ -612,7 +618,7 @@ def _score_verdict(
     thin = tuple(c.id for c in checks if c.status == "insufficient")
     if thin:  # coverage is a verdict input (spec CONF-VERDICT): no verdict on skipped questions
         return Verdict("insufficient evidence", expected.name, "", names, (), thin, len(corpora)), None
-    further = _generated(target, seed + 1, SEPARATING)
+    further = _generated(target, fingerprint, seed + 1, SEPARATING)
     matched, questions = separate(matched, ask_target, further, tolerance)
     if not matched and questions:
         unaccounted: tuple[str, ...] = ("SEPARATING-QUESTIONS: no known point predicts the answers",)
@@ -621,7 +627,9 @@ def _score_verdict(
 
     def unaccounted_by(point: Candidate) -> bool:
         return any(
-            not accounted(c, point, ask_target, tolerance, fault_inputs=target.first_input)
+            not accounted(
+                c, point, ask_target, tolerance, fault_inputs=target.first_input, text=fingerprint.text
+            )
             for c in checks
             if c.status not in ("pass", "n/a")
         )

@@ -37,9 +37,11 @@ from conformance.runner.fingerprint.base import (
     Corpus,
     Finding,
     Point,
+    Text,
     agrees,
     ask,
     peer_name,
+    seen,
 )
 from reference_bleu.errors import BleuError
 
@@ -142,6 +144,16 @@ def _tolerance(flags: set[str] | frozenset[str]) -> float:
     return BINARY32_TOLERANCE if "binary32" in flags else SCORE_TOLERANCE
 
 
+def as_seen(point: Point, text: Text) -> Point:
+    """``point`` with its diagnostics as a text target with conventions ``text`` sees them (FP-TEXT
+    found a tokenizer that splits words, or a case folding): asked and predicted on those tokens."""
+    if text is None or point.id in ("FP-SCALE", "FP-TEXT"):
+        return point
+    return replace(
+        point, diagnostics=tuple(replace(d, corpus=seen(d.corpus, text)) for d in point.diagnostics)
+    )
+
+
 def _settled_text(finding: Finding, config: Config, flags: set[str]) -> Finding:
     """FP-TEXT is asked second (the scale known) and settled under the paper's conventions; when no
     tokenizer matches there, it is settled again under every convention found since (a smoothing
@@ -174,9 +186,10 @@ def fingerprint(target: ProtocolTarget) -> Fingerprint:
     digits = target.digits
     if digits is not None:  # FP-SCALE reads raw answers: one unit of their last decimal
         ANSWER_RESOLUTION.set(10.0**-digits)
-    for point in POINTS:
-        if point.id == "FP-TEXT" and not text:
+    for listed in POINTS:
+        if listed.id == "FP-TEXT" and not text:
             continue  # token targets get tokens: tokenization and case are the caller's
+        point = as_seen(listed, text_of(flags))  # its diagnostics as the target sees them
         answers = [ask(target, d.corpus, raw=point.id == "FP-SCALE") for d in point.diagnostics]
         if point.id == "FP-PRECISION":  # the precisions probe waits for FP-ZERO (_settled_precision)
             early = [

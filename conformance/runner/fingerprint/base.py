@@ -7,7 +7,7 @@ The points themselves are in the modules beside this one, one module per group o
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -17,6 +17,7 @@ from conformance.peers.targets import NltkTarget
 from conformance.runner.client import ProtocolTarget, TargetFaultError, TargetSkippedError, absolute_tolerance
 from reference_bleu import corpus_bleu
 from reference_bleu.errors import BleuError
+from reference_bleu.tokenizers import tokenize_line
 
 Corpus = tuple[list[list[str]], list[list[list[str]]]]
 Answer = float | str  # a score on [0, 1] (or raw, for the scale), "error", "skipped", or "fault:<kind>"
@@ -129,6 +130,33 @@ def show_answer(answer: Answer) -> Answer:
 
 
 # --- predictions -----------------------------------------------------------------------------
+
+
+#: A text target's tokenizer and case folding (FP-TEXT), or None for a token target.
+Text = tuple[str, str] | None
+
+
+def retokenized(corpus: Corpus, tokenize: str, lowercase: str) -> Corpus:
+    """The corpus as a text target sees it: each token list joined with spaces, then tokenized."""
+    hypotheses, references = corpus
+
+    def again(tokens: Sequence[str]) -> list[str]:
+        return tokenize_line(" ".join(tokens), tokenize, lowercase)
+
+    return [again(h) for h in hypotheses], [[again(r) for r in rs] for rs in references]
+
+
+def seen(corpus: Corpus, text: Text) -> Corpus:
+    """``corpus`` as the target sees it once FP-TEXT has found its ``text`` conventions.
+
+    A text target is sent each token list joined with spaces; a tokenizer that splits words
+    (``char``) or a case folding makes other tokens of them. The runner asks and predicts on
+    those tokens: joined and tokenized again they are the same (every tokenizer and folding
+    is idempotent), so the target's answer is unchanged and the prediction is of what it saw.
+    """
+    if text is None or text == ("none", "none"):
+        return corpus
+    return retokenized(corpus, *text)
 
 
 def reference_prediction(config: Config, corpus: Corpus, **overrides: Any) -> Answer:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 from conformance.runner.fingerprint.base import (
     Answer,
@@ -12,9 +12,10 @@ from conformance.runner.fingerprint.base import (
     Diagnostic,
     Point,
     reference_prediction,
+    retokenized,
     words,
 )
-from reference_bleu.tokenizers import CASE_FOLDINGS, TOKENIZERS, tokenize_line
+from reference_bleu.tokenizers import CASE_FOLDINGS, TOKENIZERS
 
 #: Text targets (``input: "text"``) get each token list joined with spaces; these lines tell the
 #: tokenizers and case foldings apart (each of the 15 pairs gives another answer vector under the
@@ -41,16 +42,6 @@ _TEXT = (
     ),
     Diagnostic("characters", ([words("the cat sat on the mat")], [[words("the cta sat on the mat")]])),
 )
-
-
-def retokenized(corpus: Corpus, tokenize: str, lowercase: str) -> Corpus:
-    """The corpus as a text target sees it: each token list joined with spaces, then tokenized."""
-    hypotheses, references = corpus
-
-    def again(tokens: Sequence[str]) -> list[str]:
-        return tokenize_line(" ".join(tokens), tokenize, lowercase)
-
-    return [again(h) for h in hypotheses], [[again(r) for r in rs] for rs in references]
 
 
 def _text_predictor(tokenize: str, lowercase: str) -> Callable[[Config, Corpus], Answer]:

@@ -132,6 +132,11 @@ def _undefined(config: Config) -> tuple[Convention, ...]:
     return (*found, *same_peers(config, ("effective_order",)))
 
 
+#: Where a smoothing parameter is looked for: far beyond any value in use (sacrebleu's floor
+#: 0.1, add-k 1, nltk's epsilon 0.1, coco's 1e-9 and 1e-15 live inside it).
+SOLVED_RANGE = (1e-12, 1e12)
+
+
 def _predictor(options: Config) -> Callable[[Config, Corpus], Answer]:
     def predict(config: Config, corpus: Corpus) -> Answer:
         return reference_prediction(config, corpus, **options)
@@ -144,7 +149,7 @@ def solved_parameters(
 ) -> list[Convention]:
     """For each one-parameter smoothing, the parameter that explains the first diagnostic, if it explains all.
 
-    The parameter is found by bisection on a log scale over [1e-6, 1e6] (the score is monotone
+    The parameter is found by bisection on a log scale over SOLVED_RANGE (the score is monotone
     in it), then written with 6 significant digits and checked on every diagnostic.
     """
     first = answers[0]
@@ -157,11 +162,11 @@ def solved_parameters(
             continue
 
         def at(log_value: float, name: str = name) -> float:
-            value = Fraction(math.exp(log_value)).limit_denominator(10**9)
+            value = Fraction(math.exp(log_value))  # exact: no rounding to 0 at the small end
             answer = reference_prediction(config, corpus, smoothing=name, smoothing_value=value)
             return answer if isinstance(answer, float) else math.nan
 
-        low, high = math.log(1e-6), math.log(1e6)
+        low, high = math.log(SOLVED_RANGE[0]), math.log(SOLVED_RANGE[1])
         f_low, f_high = at(low) - first, at(high) - first
         if math.isnan(f_low) or math.isnan(f_high) or f_low * f_high > 0:
             continue

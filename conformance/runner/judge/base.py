@@ -13,7 +13,7 @@ from hypothesis.errors import Flaky, Unsatisfiable
 
 from conformance.runner.client import ProtocolTarget, TargetFaultError, TargetSkippedError
 from conformance.runner.fingerprint import Fingerprint
-from conformance.runner.fingerprint.base import Config, Corpus, agrees, reference_prediction
+from conformance.runner.fingerprint.base import Config, Corpus, agrees, reference_prediction, seen
 from reference_bleu.options import make_options
 
 
@@ -120,6 +120,10 @@ class JudgeBase:
         shown = ", ".join(f"{k}={v}" for k, v in sorted(self.config.items()))
         return f"the reference at the fingerprinted point ({shown or 'the paper'})"
 
+    def seen(self, corpus: Corpus) -> Corpus:
+        """``corpus`` as the target sees it: a text target's tokenizer and case folding applied."""
+        return seen(corpus, self.fingerprint.text)
+
     def acceptable(self, corpus: Corpus) -> bool:
         """Inputs the target's conventions let it refuse are left out of generated inputs (and said so).
 
@@ -131,7 +135,7 @@ class JudgeBase:
         max_order = make_options(**self.config).max_order
         if "error-on-undefined" in self.fingerprint.flags and any(len(h) < max_order for h in hyps):
             return False
-        return reference_prediction(self.config, corpus) != "error"
+        return reference_prediction(self.config, self.seen(corpus)) != "error"
 
     def _run(
         self,

@@ -23,8 +23,8 @@ class DifferentialChecks(JudgeBase):
     """Differential checks: the target against the reference at its fingerprinted point, corpus, sentence"""
 
     def expected(self, corpus: Corpus) -> float | str:
-        """The reference's answer under the target's conventions."""
-        return reference_prediction(self.config, corpus)
+        """The reference's answer under the target's conventions, on the tokens the target sees."""
+        return reference_prediction(self.config, self.seen(corpus))
 
     def fingerprinted_peers(self) -> tuple[PeerTarget, ...]:
         """The peers whose conventions the fingerprint placed the target at (CONF-JUDGE)."""
@@ -92,7 +92,8 @@ class DifferentialChecks(JudgeBase):
                 outcome = self.target.sentence(one[0][0], one[1][0])
                 assert outcome is not None
                 try:
-                    expected: float | str = sentence_bleu(one[0][0], one[1][0], **self.config).score
+                    hyps, refs = self.seen(one)
+                    expected: float | str = sentence_bleu(hyps[0], refs[0], **self.config).score
                 except BleuError:
                     expected = "error"
                 if not agree_or_both_errors(outcome.score, expected, self.fingerprint.tolerance):
@@ -127,7 +128,7 @@ class DifferentialChecks(JudgeBase):
             def stats_body(corpus: Corpus) -> None:
                 assume(self.acceptable(corpus))
                 out = self.target.corpus(*corpus)
-                ref = corpus_bleu(*corpus, **self.config)
+                ref = corpus_bleu(*self.seen(corpus), **self.config)
                 n = len(ref.matches)
                 got = (
                     out.matches[:n] if out.matches else out.matches,

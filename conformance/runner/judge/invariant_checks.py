@@ -88,8 +88,20 @@ class InvariantChecks(JudgeBase):
             return check
         return replace(check, status="explained", explained_by=tuple(dict.fromkeys(why)))
 
+    def _seen_example(self, example: Any) -> Any:
+        """An invariant's example with its corpus as a text target sees it (its tokenizer and case
+        folding applied): the invariant's premise ("order 3 has no match") is then about the
+        tokens the target scores, and the target, sent them joined, sees the same."""
+        corpus = corpus_of(example)
+        if corpus is not None and corpus is example:
+            return self.seen(corpus)
+        if isinstance(example, tuple) and example and corpus_of(example[0]) is not None:
+            return (self._seen_example(example[0]), *example[1:])
+        return example
+
     def _invariant(self, invariant: Invariant) -> Check:
         def body(example: Any) -> None:
+            example = self._seen_example(example)
             corpus = corpus_of(example)
             if corpus is not None:
                 assume(self.acceptable(corpus))

@@ -30,8 +30,8 @@ class VectorChecks(DifferentialChecks):
             except BleuError:
                 continue
             corpus = (vector.data["hypotheses"], vector.data["references"])
-            if not vector.scored or not self.acceptable(corpus):
-                continue
+            if not vector.scored or not self.acceptable(corpus) or self.seen(corpus) != corpus:
+                continue  # (a vector's tokens that the target's tokenizer would split are not its input)
             answer = ask(self.target, corpus)
             if answer == SKIPPED:  # several segments, and the target has no corpus entry point
                 continue
