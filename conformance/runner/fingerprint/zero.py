@@ -63,6 +63,17 @@ EARLY_RETURNS = {
 }
 
 
+#: The smoothing methods an early return changes (spec SMOOTH, EC-016). With no unigram match, a
+#: method that leaves p_1 unsmoothed (CC2, add-k, CC6) gives 0 anyway; on any zero count, only a
+#: method that also changes precisions that are not zero (torchmetrics' add-one) is left with
+#: something to do (CC7 does there what CC5 does). The others are the plain method or the limit.
+_SPEC_SMOOTHING = frozenset(n for n, m in SMOOTHING_METHODS.items() if n != "none" and not m.tool)
+EARLY_RETURN_MATTERS = {
+    "no-unigram-match": _SPEC_SMOOTHING - {"chen-cherry-2", "add-k", "chen-cherry-6"},
+    "any-zero": frozenset({"chen-cherry-2", "chen-cherry-5", "chen-cherry-6", "add-k", "add-one"}),
+}
+
+
 def _zero(config: Config) -> tuple[Convention, ...]:
     found: list[Convention] = [
         by_reference("limit: a zero precision gives 0", "EC-002", smoothing="none", zero_precision="limit"),
@@ -88,7 +99,7 @@ def _zero(config: Config) -> tuple[Convention, ...]:
         )
         for rule in EARLY_RETURNS
         for name, method in SMOOTHING_METHODS.items()
-        if name != "none" and not method.tool
+        if name != "none" and not method.tool and name in EARLY_RETURN_MATTERS[rule]
     ]
     if peers_apply(config):
         # A peer's own zero behaviour (nltk's log-0 sentinel, DIV-NLTK-002) is what INV-ZERO
@@ -116,10 +127,6 @@ def _undefined(config: Config) -> tuple[Convention, ...]:
         ),
         by_reference("effective order: dropped, weights renormalised", "EC-003", effective_order=True),
         by_reference("skip: dropped, weights kept", "EC-003", undefined_precision="skip"),
-        # max(1, l_n) (EC-015): an order without n-grams is 0/1, a zero count that a smoothing
-        # then treats as any other (nltk per segment, ignite over the corpus)
-        by_reference("max(1, l_n) per segment: 0/1, a zero count", "EC-015", denominator="max1-segment"),
-        by_reference("max(1, total l_n): 0/1, a zero count", "EC-015", denominator="max1-total"),
         Convention(
             "error: refuses an order without n-grams",
             lambda c, corpus: reference_prediction(c, corpus, undefined_precision="error"),
@@ -129,6 +136,14 @@ def _undefined(config: Config) -> tuple[Convention, ...]:
             frozenset({"error-on-undefined"}),
         ),
     ]
+    if config.get("smoothing", "none") != "none":
+        # max(1, l_n) (EC-015): an order without n-grams is 0/1, a zero count that the smoothing
+        # then treats as any other (nltk per segment, ignite over the corpus); without smoothing
+        # 0/1 is the paper's p_n = 0
+        found += [
+            by_reference("max(1, l_n) per segment: 0/1, a zero count", "EC-015", denominator="max1-segment"),
+            by_reference("max(1, total l_n): 0/1, a zero count", "EC-015", denominator="max1-total"),
+        ]
     return (*found, *same_peers(config, ("effective_order",)))
 
 
