@@ -603,7 +603,7 @@ def _score_verdict(
     tolerance = fingerprint.tolerance
     expected = expectation.candidate
 
-    def ask_target(corpus: Corpus) -> Answer:  # asked and predicted as the target sees it
+    def ask_target(corpus: Corpus) -> Answer:  # (its corpora are already as the target sees them)
         return ask(target, corpus)
 
     faults = [

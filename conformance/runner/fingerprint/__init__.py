@@ -176,6 +176,19 @@ def _settled_precision(finding: Finding, config: Config, flags: set[str]) -> Fin
     return again
 
 
+def _settled_again(finding: Finding, config: Config, flags: set[str]) -> Finding:
+    """A point that matched nothing, settled again under every convention found since (binary32
+    precisions, found last, move every precision by some 1e-8: ignite's zero point then matches)."""
+    if not finding.asked or finding.convention is not None or finding.point.id == "FP-SCALE":
+        return finding
+    again = settle(finding.point, finding.answers, config, _tolerance(flags))
+    if again.convention is None:
+        return finding
+    flags |= again.convention.flags
+    config.update(again.convention.options)
+    return again
+
+
 def fingerprint(target: ProtocolTarget) -> Fingerprint:
     """Ask every point's diagnostics, in order, each under the conventions found before it."""
     config: Config = {}
@@ -209,6 +222,7 @@ def fingerprint(target: ProtocolTarget) -> Fingerprint:
                     ANSWER_RESOLUTION.set(10.0**-digits / target.scale)
     findings = [_settled_text(f, config, flags) if f.point.id == "FP-TEXT" else f for f in findings]
     findings = [_settled_precision(f, config, flags) if f.point.id == "FP-PRECISION" else f for f in findings]
+    findings = [_settled_again(f, config, flags) for f in findings]
     flags |= next((f.convention.flags for f in findings if f.point.id == "FP-TEXT" and f.convention), set())
     target.count_errors = True
     target.score_tolerance = _tolerance(flags)
