@@ -34,6 +34,7 @@ from conformance.runner.client import (
     python_command,
 )
 from conformance.runner.expectation import Expectation, Verdict, judge_expectation
+from conformance.runner.fingerprint import BY_ID as FINGERPRINT_POINTS
 from conformance.runner.fingerprint import fingerprint
 from conformance.runner.judge import Judge
 from conformance.runner.judge.base import Check
@@ -192,20 +193,6 @@ def _judged_at_resolution(spec: str, target: ProtocolTarget, settings: RunSettin
     )
 
 
-#: The axes each fingerprint point observes (spec CONF-FINGERPRINT, CONV-SPACE).
-POINT_AXES = {
-    "FP-PRECISION": ("arithmetic",),
-    "FP-REF-LENGTH": ("ref_length",),
-    "FP-AGGREGATION": ("aggregation",),
-    "FP-ZERO": ("zero", "smoothing", "early_return", "denominator"),
-    "FP-UNDEFINED": ("undefined",),
-    "FP-EMPTY-HYPOTHESIS": ("empty_hyps",),
-    "FP-EMPTY-REFERENCE": ("empty_refs",),
-    "FP-NO-REFERENCE": ("no_ref",),
-    "FP-EMPTY-CORPUS": ("empty_corpus",),
-}
-
-
 def _accounted_rows(checks: list[Check], verdict: Verdict) -> list[Check]:
     """Rows explained by the point the target is placed at, not by anything else (CONF-VERDICT).
 
@@ -222,10 +209,11 @@ def _accounted_rows(checks: list[Check], verdict: Verdict) -> list[Check]:
     own = f"DIV-{verdict.point_tool.upper()}-"
 
     def explained(check: Check) -> Check:
-        if check.id in POINT_AXES and check.status in ("fail", "explained"):
+        point = FINGERPRINT_POINTS.get(check.id)
+        if point is not None and point.axes and check.status in ("fail", "explained"):
             if check.status == "explained" and all(d.startswith(own) for d in check.explained_by):
                 return check  # a divergence of the point's own tool: its registered entry says it
-            values = ", ".join(f"{a}={axes[a]}" for a in POINT_AXES[check.id] if a in axes)
+            values = ", ".join(f"{a}={axes[a]}" for a in point.axes if a in axes)
             return replace(
                 check, status="explained", detail=f"as {verdict.point}: {values}", explained_by=(by,)
             )

@@ -22,4 +22,11 @@ def _aggregation(config: Config) -> tuple[Convention, ...]:
     )
 
 
-AGGREGATION = Point("FP-AGGREGATION", ("EC-009",), "how is a corpus aggregated?", _AGGREGATION, _aggregation)
+AGGREGATION = Point(
+    "FP-AGGREGATION",
+    ("EC-009",),
+    "how is a corpus aggregated?",
+    _AGGREGATION,
+    _aggregation,
+    axes=("aggregation",),
+)

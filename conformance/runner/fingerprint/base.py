@@ -77,6 +77,9 @@ class Point:
     diagnostics: tuple[Diagnostic, ...]
     conventions: Callable[[Config], tuple[Convention, ...]]
     level: str = "corpus"
+    #: The axes of the convention space (spec CONV-SPACE) this point observes: a report shows a
+    #: placed target's values on them.
+    axes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -84,14 +84,34 @@ def _empty_corpus(config: Config) -> tuple[Convention, ...]:
 
 
 EMPTY_HYPOTHESIS = Point(
-    "FP-EMPTY-HYPOTHESIS", ("EC-004",), "what does an empty candidate give?", _EMPTY_HYP, _empty_hyp
+    "FP-EMPTY-HYPOTHESIS",
+    ("EC-004",),
+    "what does an empty candidate give?",
+    _EMPTY_HYP,
+    _empty_hyp,
+    axes=("empty_hyps",),
 )
 EMPTY_REFERENCE = Point(
-    "FP-EMPTY-REFERENCE", ("EC-005",), "what does an empty reference do?", _EMPTY_REF, _empty_ref
+    "FP-EMPTY-REFERENCE",
+    ("EC-005",),
+    "what does an empty reference do?",
+    _EMPTY_REF,
+    _empty_ref,
+    axes=("empty_refs",),
 )
 NO_REFERENCE = Point(
-    "FP-NO-REFERENCE", ("EC-006",), "what does a segment without references give?", _NO_REF, _no_ref
+    "FP-NO-REFERENCE",
+    ("EC-006",),
+    "what does a segment without references give?",
+    _NO_REF,
+    _no_ref,
+    axes=("no_ref",),
 )
 EMPTY_CORPUS = Point(
-    "FP-EMPTY-CORPUS", ("EC-012",), "what does an empty corpus give?", _EMPTY_CORPUS, _empty_corpus
+    "FP-EMPTY-CORPUS",
+    ("EC-012",),
+    "what does an empty corpus give?",
+    _EMPTY_CORPUS,
+    _empty_corpus,
+    axes=("empty_corpus",),
 )

@@ -33,4 +33,5 @@ REF_LENGTH = Point(
     "which reference length r, and how are ties broken?",
     _REF_LENGTH,
     _ref_length,
+    axes=("ref_length",),
 )

@@ -86,5 +86,10 @@ def _times(answer: Answer, factor: float) -> Answer:
 
 SCALE = Point("FP-SCALE", ("EC-013",), "on what scale is the score?", _SCALE, _scale)
 PRECISION = Point(
-    "FP-PRECISION", ("EC-013",), "to what precision is the score computed?", _PRECISION, _precision
+    "FP-PRECISION",
+    ("EC-013",),
+    "to what precision is the score computed?",
+    _PRECISION,
+    _precision,
+    axes=("arithmetic",),
 )
