@@ -62,7 +62,7 @@ class Convention:
     options: Config = field(default_factory=dict)
     divergence: tuple[str, ...] = ()  # registered divergences this convention is (not a spec choice)
     spec: str = ""  # the spec section naming it
-    flags: frozenset[str] = frozenset()  # e.g. "error-on-empty-hypothesis", read by the judge
+    flags: frozenset[str] = frozenset()  # e.g. "binary32", "percent", "tokenize:13a": read by the judge
     tolerance: float = MATCH_TOLERANCE  # how close an answer must be to the prediction
     breaks: frozenset[str] = frozenset()  # invariants (spec 09) this behaviour is known to break
 

@@ -24,7 +24,7 @@ _EMPTY_HYP = (
 def _empty_hyp(config: Config) -> tuple[Convention, ...]:
     return (
         by_reference("scored: c = 0 counts like any length (BP -> 0)", "EC-004"),
-        by_reference("error", "EC-004", frozenset({"error-on-empty-hypothesis"}), empty_candidates="error"),
+        by_reference("error", "EC-004", empty_candidates="error"),
         by_reference(
             "dropped: segments with an empty candidate are left out", "EC-004", empty_candidates="drop"
         ),
@@ -51,7 +51,7 @@ def _empty_ref(config: Config) -> tuple[Convention, ...]:
     return (
         by_reference("allowed: its length 0 takes part", "EC-005"),
         by_reference("ignored: empty references are left out", "EC-005", empty_references="drop"),
-        by_reference("error", "EC-005", frozenset({"error-on-empty-reference"}), empty_references="error"),
+        by_reference("error", "EC-005", empty_references="error"),
         *same_peers(config, ()),
     )
 
@@ -67,7 +67,7 @@ _NO_REF = (
 
 def _no_ref(config: Config) -> tuple[Convention, ...]:
     return (
-        by_reference("error", "EC-006", frozenset({"error-on-no-reference"}), no_reference="error"),
+        by_reference("error", "EC-006", no_reference="error"),
         by_reference("as one empty reference", "EC-006", no_reference="empty"),
         by_reference("segment dropped", "EC-006", no_reference="drop"),
     )
@@ -78,7 +78,7 @@ _EMPTY_CORPUS = (Diagnostic("no segments", ([], [])),)
 
 def _empty_corpus(config: Config) -> tuple[Convention, ...]:
     return (
-        by_reference("error", "EC-012", frozenset({"error-on-empty-corpus"}), empty_corpus="error"),
+        by_reference("error", "EC-012", empty_corpus="error"),
         by_reference("zero", "EC-012", empty_corpus="zero"),
     )
 

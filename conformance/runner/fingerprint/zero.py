@@ -127,14 +127,7 @@ def _undefined(config: Config) -> tuple[Convention, ...]:
         ),
         by_reference("effective order: dropped, weights renormalised", "EC-003", effective_order=True),
         by_reference("skip: dropped, weights kept", "EC-003", undefined_precision="skip"),
-        Convention(
-            "error: refuses an order without n-grams",
-            lambda c, corpus: reference_prediction(c, corpus, undefined_precision="error"),
-            {},
-            (),
-            "EC-003",
-            frozenset({"error-on-undefined"}),
-        ),
+        by_reference("error: refuses an order without n-grams", "EC-003", undefined_precision="error"),
     ]
     if config.get("smoothing", "none") != "none":
         # max(1, l_n) (EC-015): an order without n-grams is 0/1, a zero count that the smoothing

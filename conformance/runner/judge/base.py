@@ -14,7 +14,6 @@ from hypothesis.errors import Flaky, Unsatisfiable
 from conformance.runner.client import ProtocolTarget, TargetFaultError, TargetSkippedError
 from conformance.runner.fingerprint import Fingerprint
 from conformance.runner.fingerprint.base import Config, Corpus, agrees, reference_prediction, seen
-from reference_bleu.options import make_options
 
 
 @dataclass(frozen=True)
@@ -129,12 +128,8 @@ class JudgeBase:
 
         That is the domain of the fingerprinted point: where the reference there raises (a
         segment whose only references are empty, once empty references are dropped; an empty
-        candidate where that is an error; c = 0 where BP divides by it), and an order without
-        n-grams where the target refuses one (FP-UNDEFINED's "error")."""
-        hyps, _refs = corpus
-        max_order = make_options(**self.config).max_order
-        if "error-on-undefined" in self.fingerprint.flags and any(len(h) < max_order for h in hyps):
-            return False
+        candidate where that is an error; c = 0 where BP divides by it; an order without
+        n-grams where the target refuses one, FP-UNDEFINED's "error")."""
         return reference_prediction(self.config, self.seen(corpus)) != "error"
 
     def _run(
