@@ -325,8 +325,15 @@ def test_lc_is_a_flag_and_takes_no_argument(capsys: pytest.CaptureFixture[str]) 
 def test_ctrl_c_exits_130_with_one_line(pair: tuple[str, str]) -> None:
     """The process waits on standard input (a pipe never written); SIGINT once it has opened the reference."""
     _, ref = pair
+    # Ctrl-C in a terminal: Python's own SIGINT handler, installed before the CLI runs. A test run
+    # started in the background by a shell without job control ignores SIGINT, an ignored signal
+    # stays ignored across exec, and Python then keeps it ignored: the CLI would never see it.
+    start = (
+        "import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+        "sys.argv = ['reference-bleu', *sys.argv[1:]]; runpy.run_module('reference_bleu', run_name='__main__')"
+    )
     process = subprocess.Popen(
-        [sys.executable, "-m", "reference_bleu", "score", ref],
+        [sys.executable, "-c", start, "score", ref],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -154,13 +154,14 @@ def as_seen(point: Point, text: Text) -> Point:
     )
 
 
-def _settled_text(finding: Finding, config: Config, flags: set[str]) -> Finding:
-    """FP-TEXT is asked second (the scale known) and settled under the paper's conventions; when no
-    tokenizer matches there, it is settled again under every convention found since (a smoothing
-    that changes even non-zero precisions, such as add-k, hides the tokenizer at first)."""
-    if finding.convention is not None:
+def _adopted(finding: Finding, again: Finding, config: Config, flags: set[str]) -> Finding:
+    """``again`` in place of ``finding`` when it names a convention, whose options and flags are
+    then the target's too; else ``finding`` as it was."""
+    if again.convention is None:
         return finding
-    return settle(finding.point, finding.answers, config, _tolerance(flags))
+    flags |= again.convention.flags
+    config.update(again.convention.options)
+    return again
 
 
 def _settled_precision(finding: Finding, config: Config, flags: set[str]) -> Finding:
@@ -168,25 +169,17 @@ def _settled_precision(finding: Finding, config: Config, flags: set[str]) -> Fin
     convention found (a smoothing may change such precisions): binary32 precisions show there
     only. Kept as first settled, on BP alone, when nothing explains the probe (the verdict's
     search, which combines every axis, still sees the answer)."""
-    again = settle(finding.point, finding.answers, config, SCORE_TOLERANCE)
-    if again.convention is None:
-        return finding
-    flags |= again.convention.flags
-    config.update(again.convention.options)
-    return again
+    return _adopted(finding, settle(finding.point, finding.answers, config, SCORE_TOLERANCE), config, flags)
 
 
 def _settled_again(finding: Finding, config: Config, flags: set[str]) -> Finding:
-    """A point that matched nothing, settled again under every convention found since (binary32
-    precisions, found last, move every precision by some 1e-8: ignite's zero point then matches)."""
+    """A point that matched nothing, settled again under every convention found since: FP-TEXT,
+    asked second under the paper's conventions (a smoothing that changes even non-zero precisions,
+    such as add-k, hides the tokenizer at first), and any point asked before binary32 precisions
+    were found (they move every precision by some 1e-8: ignite's zero point)."""
     if not finding.asked or finding.convention is not None or finding.point.id == "FP-SCALE":
         return finding
-    again = settle(finding.point, finding.answers, config, _tolerance(flags))
-    if again.convention is None:
-        return finding
-    flags |= again.convention.flags
-    config.update(again.convention.options)
-    return again
+    return _adopted(finding, settle(finding.point, finding.answers, config, _tolerance(flags)), config, flags)
 
 
 def fingerprint(target: ProtocolTarget) -> Fingerprint:
@@ -220,10 +213,8 @@ def fingerprint(target: ProtocolTarget) -> Fingerprint:
                 target.scale = 100.0 if "percent" in finding.convention.flags else 1.0
                 if digits is not None:  # from here on answers are divided by the scale
                     ANSWER_RESOLUTION.set(10.0**-digits / target.scale)
-    findings = [_settled_text(f, config, flags) if f.point.id == "FP-TEXT" else f for f in findings]
     findings = [_settled_precision(f, config, flags) if f.point.id == "FP-PRECISION" else f for f in findings]
     findings = [_settled_again(f, config, flags) for f in findings]
-    flags |= next((f.convention.flags for f in findings if f.point.id == "FP-TEXT" and f.convention), set())
     target.count_errors = True
     target.score_tolerance = _tolerance(flags)
     if config.get("smoothing") == "none":
