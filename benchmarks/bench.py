@@ -1,6 +1,7 @@
 """Time the reference against sacrebleu, nltk, bleuscore and fast-bleu on the same real data, side by side.
 
-Usage (from the project root, ../shared/data beside it; peers from ``pip install -e '.[test,zoo]'``)::
+Usage (from the project root; data: the shipped conformance/data/wmt17-en-de; peers from
+``pip install -e '.[test,zoo]'``)::
 
     python benchmarks/bench.py                       # everything at 1x, 10x, 100x, 1 and 4 refs
     python benchmarks/bench.py --sizes 1 10          # a quicker run
@@ -45,8 +46,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
+from conformance.data import plain_root
+
 ROOT = Path(__file__).resolve().parent.parent
-WMT17 = ROOT.parent / "shared" / "data" / "wmt17-en-de"
+WMT17 = plain_root() / "wmt17-en-de"  # the shipped test set, decompressed (conformance/data/README.md)
 #: fast-bleu holds every hypothesis's n-grams: 2 GB at 10x with 4 references, so it stops there.
 FAST_BLEU_MAX = 10
 IN_PROCESS = ("reference", "sacrebleu", "sacrebleu-mojo", "bleuscore", "nltk", "fast-bleu")

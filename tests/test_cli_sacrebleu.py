@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from conformance.data import plain_root
 from reference_bleu.cli import main
 from reference_bleu.files import Counting, systems_statistics
 from reference_bleu.options import make_options
@@ -31,7 +32,7 @@ from reference_bleu.significance import (
     paired_randomization,
 )
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "wmt17-en-de"
+DATA = plain_root() / "wmt17-en-de"  # the shipped test set, decompressed (conformance/data/README.md)
 SYSTEMS = sorted(DATA.glob("hyp.*"))
 REF = DATA / "ref.de"
 

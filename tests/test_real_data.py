@@ -1,4 +1,4 @@
-"""Real test sets (../shared/data, see its MANIFEST): the reference's file scoring gives exactly
+"""Real test sets (shipped in conformance/data, see its README): the reference's file scoring gives exactly
 sacrebleu's statistics on every system, for every tokenizer and case folding (spec 11, CLI-FILES).
 
 sacrebleu (2.6.0) is the oracle: ``BLEU(tokenize=..., lowercase=...).corpus_score`` on the same
@@ -18,13 +18,14 @@ from pathlib import Path
 import pytest
 from sacrebleu.metrics.bleu import BLEU
 
+from conformance.data import plain_root
 from reference_bleu.api import score_segments
 from reference_bleu.cli import main
 from reference_bleu.files import Counting, file_statistics
 from reference_bleu.options import make_options
 from reference_bleu.statistics import Statistics
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+DATA = plain_root()  # the shipped test sets, decompressed (conformance/data/README.md)
 WMT17 = DATA / "wmt17-en-de"
 MULTEVAL = DATA / "multeval-example-newstest2010"
 WMT17_SYSTEMS = sorted(WMT17.glob("hyp.*.de"))

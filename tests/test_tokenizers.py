@@ -4,12 +4,12 @@ real text, every difference a registered divergence (spec 11, DIV-SACREBLEU-TOK-
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 from hypothesis import find, given, settings
 from hypothesis import strategies as st
 
+from conformance.data import plain_root
 from conformance.peers.tokenization import (
     TOKENIZER_REGISTRY,
     TokenizerDivergence,
@@ -33,7 +33,7 @@ from reference_bleu.tokenizers import (
 )
 from tests.test_real_data import lines
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+DATA = plain_root()  # the shipped test sets, decompressed (conformance/data/README.md)
 
 # Expected tokens worked out by hand from the rules of spec 11, one rule per case; kept as
 # language-neutral vectors in conformance/suite/tokenizer-vectors.json.
@@ -176,7 +176,7 @@ def test_fast_tokenizers_give_the_literal_strings_on_all_shared_data(
     name: str, fast: Callable[[str], str], literal: Callable[[str], str]
 ) -> None:
     unique = {line for path in sorted(DATA.glob("*/*.*")) if path.suffix != ".md" for line in lines(path)}
-    assert len(unique) > 40_000  # the 24 files of ../shared/data (MANIFEST.md)
+    assert len(unique) > 40_000  # the 24 files of conformance/data (README.md there)
     different = [line for line in sorted(unique) if fast(line) != literal(line)]
     assert different == [], f"{name}: {len(different)} lines differ, e.g. {different[:3]}"
 
