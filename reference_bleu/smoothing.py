@@ -81,8 +81,9 @@ def smoothing_method_2(counts: Sequence[NGramCounts]) -> tuple[Fraction, ...]:
 def add_one_smoothing(counts: Sequence[NGramCounts]) -> tuple[Fraction, ...]:
     """SMOOTH-ADD-ONE. p_n = (m_n + 1) / (l_n + 1) at every order, unigrams included.
 
-    The ``smooth=True`` of TensorFlow-era ``compute_bleu`` code (Google's nmt and
-    tensor2tensor); unlike method 2 it also smooths p_1.
+    The ``smooth=True`` of tensorflow/nmt's ``compute_bleu`` (nmt/scripts/bleu.py:87-95, and so
+    HF evaluate's ``bleu``); unlike method 2 it also smooths p_1. tensor2tensor's ``compute_bleu``
+    has no such option: it always applies SMOOTH-EXP (spec SMOOTH-ADD-ONE).
 
     >>> add_one_smoothing([NGramCounts(3, 3), NGramCounts(1, 2)])
     (Fraction(1, 1), Fraction(2, 3))

@@ -21,6 +21,8 @@ from types import FunctionType
 import reference_bleu
 from conformance.suite.invariants import BY_ID
 from conformance.suite.loader import load_tokenizer_vectors, load_vectors
+from reference_bleu.profiles import PROFILES, axis_values
+from reference_bleu.profiles import resolve as resolve_profile
 from reference_bleu.smoothing import SMOOTHING_METHODS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -214,3 +216,39 @@ def test_smoothing_registry_matches_the_spec() -> None:
 
 def test_every_invariant_has_a_section_and_every_section_an_invariant() -> None:
     assert set(BY_ID) == {i for i in SECTIONS if i.startswith("INV-")}
+
+
+def markdown_rows(text: str, header: str) -> dict[str, list[str]]:
+    """The rows of the Markdown table whose header line starts with ``header``: profile -> cells."""
+    lines = text[text.index(header) :].splitlines()
+    rows: dict[str, list[str]] = {}
+    for line in lines[2:]:
+        if not line.startswith("|"):
+            break
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        rows[cells[0].strip("`")] = cells
+    return rows
+
+
+def first_code(cell: str) -> str:
+    """The first backticked value of a table cell (what follows it is a comment)."""
+    return cell.split("`")[1]
+
+
+CHAPTER_13 = (SPEC / "13-conventions.md").read_text(encoding="utf-8")
+
+
+def test_the_profile_tables_of_chapter_13_are_the_profiles() -> None:
+    settings = markdown_rows(CHAPTER_13, "| profile | tool, version | point")
+    text = markdown_rows(CHAPTER_13, "| profile | the tool takes |")
+    assert set(settings) == set(text) == set(PROFILES)
+    for name in PROFILES:
+        axes = axis_values(resolve_profile(name))
+        columns = {"zero": 3, "early_return": 4, "undefined": 5, "denominator": 6}
+        assert {k: first_code(settings[name][i]) for k, i in columns.items()} == {
+            k: axes[k] for k in columns
+        }, name
+        columns = {"tokenize": 2, "lowercase": 3, "case_order": 4, "split": 5}
+        assert {k: first_code(text[name][i]) for k, i in columns.items()} == {k: axes[k] for k in columns}, (
+            name
+        )
