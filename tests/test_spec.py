@@ -252,3 +252,14 @@ def test_the_profile_tables_of_chapter_13_are_the_profiles() -> None:
         assert {k: first_code(text[name][i]) for k, i in columns.items()} == {k: axes[k] for k in columns}, (
             name
         )
+
+
+def test_every_id_cited_in_the_spec_and_the_data_exists() -> None:
+    texts = [*SPEC.glob("*.md"), *(ROOT / "conformance").rglob("*.json")]
+    unknown = {
+        f"{path.relative_to(ROOT)}: {ident}"
+        for path in texts
+        for ident in cited_ids(path.read_text(encoding="utf-8"))
+        if not exists(ident)
+    }
+    assert unknown == set()
