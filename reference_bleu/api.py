@@ -106,6 +106,7 @@ def scored_units(
     """What the formula is applied to: the corpus (micro), or each segment alone (macro, EC-009).
 
     Each unit comes with the last segment's statistics that nltk's smoothing methods 5 to 7 read.
+    Smoothing applies to each unit's counts (EC-011).
     """
     if options.aggregation == "macro":
         return [(conventional_total([s], options), last_segment(s, options)) for s in segments]
@@ -194,7 +195,7 @@ def float_value(units: Sequence[tuple[Statistics, LastSegment]], options: BleuOp
 
 
 def corpus_bleu(hypotheses: Any, references: Any, profile: str | None = None, **options: Any) -> BleuResult:
-    """Corpus BLEU (Papineni et al. 2002, sec. 2.3): micro-averaged statistics, one BP.
+    """Corpus BLEU (Papineni et al. 2002, sec. 2.3; spec API): micro-averaged statistics, one BP.
 
     ``hypotheses``: a sequence of token sequences. ``references``: one entry per
     hypothesis, each a sequence of token sequences. Options (spec API-OPTIONS):
@@ -258,7 +259,7 @@ def needs_segments(options: BleuOptions) -> bool:
 
 
 def sentence_bleu(hypothesis: Any, references: Any, profile: str | None = None, **options: Any) -> BleuResult:
-    """Sentence BLEU: the corpus BLEU of a one-segment corpus (spec EC-009).
+    """Sentence BLEU: the corpus BLEU of a one-segment corpus (spec API, EC-009).
 
     >>> sentence_bleu("it is ship".split(), ["it is ship".split()], max_order=3).score
     1.0
@@ -267,7 +268,7 @@ def sentence_bleu(hypothesis: Any, references: Any, profile: str | None = None, 
 
 
 def score_statistics(segments: Sequence[Statistics], **options: Any) -> BleuResult:
-    """BLEU from already computed segment statistics (for merged or streamed scoring).
+    """BLEU from already computed segment statistics (for merged or streamed scoring; spec API).
 
     The statistics must have ``statistics_orders`` orders for the options given.
     """

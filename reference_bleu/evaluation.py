@@ -111,7 +111,7 @@ def coco_brevity_penalty(c: int, r: Length) -> Decimal:
 def evaluate(stats: Statistics, last: LastSegment | None = None, *, options: BleuOptions) -> Evaluation:
     """BLEU-EVAL. BLEU of ``stats`` under ``options``, in the current decimal context.
 
-    Papineni et al. 2002, sec. 2.3 for the formula; spec EC-002, EC-003, EC-007, EC-016,
+    Papineni et al. 2002, sec. 2.3 for the formula; spec EC-002, EC-003, EC-004, EC-007, EC-016,
     EC-017 and SMOOTH for the steps the paper leaves open, applied in the order of this
     module's docstring. ``last`` is what nltk's smoothing methods 5 to 7 read.
 

@@ -47,7 +47,7 @@ def exp(x: Real | int) -> Decimal:
 
 
 def correctly_rounded(evaluate: Callable[[], Decimal]) -> Decimal:
-    """Run ``evaluate`` at rising precision until two runs agree; return the agreed value.
+    """Run ``evaluate`` at rising precision until two runs agree; return the agreed value (NUM-EXACT).
 
     The value returned is the last, most precise run. ``float()`` of it is the correctly
     rounded double of the exact value, and :func:`published` of it its correctly rounded

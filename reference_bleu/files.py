@@ -155,7 +155,10 @@ def _binary(path: str, stack: ExitStack) -> tuple[BinaryIO, str]:
 
 
 class Source:
-    """One input file read line by line: exact line numbers in errors, bounded lines, a content digest."""
+    """One input file read line by line: exact line numbers in errors, bounded lines, a content digest.
+
+    Spec CLI-INPUT.
+    """
 
     def __init__(self, path: str, stack: ExitStack, reading: Reading) -> None:
         self.path = path
@@ -351,7 +354,10 @@ def file_statistics(
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
 ) -> tuple[list[Statistics], int]:
-    """The statistics of one hypothesis file against its reference files (:func:`systems_statistics`)."""
+    """The statistics of one hypothesis file against its reference files (:func:`systems_statistics`).
+
+    Spec CLI-FILES.
+    """
     (statistics,), count = systems_statistics(
         [hyp_path], ref_paths, counting, keep_segments=keep_segments, jobs=jobs, progress=progress
     )

@@ -48,7 +48,7 @@ def validate_corpus(
     ``hypotheses``: a sequence of token sequences. ``references``: one entry per
     hypothesis, each a non-empty sequence of token sequences (any number per segment; none
     only where ``no_reference`` is not ``"error"``, EC-006). An empty corpus is EC-012's error
-    unless ``empty_corpus="zero"``. Tokens are ``str``. The caller's objects are read, never
+    unless ``empty_corpus="zero"``. Tokens are ``str`` (EC-010). The caller's objects are read, never
     changed (spec INV-NO-MUTATION).
 
     >>> validate_corpus([["a", "b"]], [[["a"], ["b", "a"]]])
@@ -85,7 +85,7 @@ def validate_corpus(
 
 @dataclass(frozen=True)
 class SegmentRules:
-    """What a segment's empty candidate, empty references and missing references become (EC-004-006).
+    """What a segment's empty candidate, empty references and missing references become (EC-004 to EC-006).
 
     The paper's defaults: an empty candidate and an empty reference take part like any other
     (c = 0, a length of 0); a segment without references is an error.

@@ -46,7 +46,7 @@ def best_match_length(c: int, reference_lengths: Sequence[int], rule: RefLengthR
     - ``closest-first``: closest, ties to the one listed first (tutorial code using
       ``argmin``; depends on the order of the references);
     - ``shortest`` / ``longest``: the shortest (IBM's original script, mteval-v11
-      ``--brevity-penalty shortest``, Google's nmt/tensor2tensor) / longest reference;
+      ``--brevity-penalty shortest``, Google's tensorflow/nmt) / longest reference;
     - ``average``: the mean reference length (pycocoevalcap), a Fraction.
 
     >>> best_match_length(12, [11, 13])

@@ -84,7 +84,7 @@ class BleuOptions:
 
     @property
     def segment_rules(self) -> SegmentRules:
-        """What empty candidates, empty references and missing references become (EC-004-006)."""
+        """What empty candidates, empty references and missing references become (EC-004 to EC-006)."""
         return SegmentRules(self.empty_references, self.no_reference, self.empty_candidates)
 
     @property

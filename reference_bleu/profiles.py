@@ -431,7 +431,7 @@ def _nmt(params: Params) -> Profile:
         _named("nmt", params, _NMT_FAMILY.defaults),
         "tensorflow/nmt compute_bleu",
         "0be8642",
-        "Google's compute_bleu (tensorflow/nmt, tensor2tensor; HF evaluate's 'bleu'): shortest reference",
+        "Google's compute_bleu (tensorflow/nmt; HF evaluate's 'bleu'): shortest reference",
         {**_nmt_options(params), "zero_length": "error"},
         (
             f"{NMT}:70 `reference_length += min(len(r) for r in references)` (ref_length=shortest); "

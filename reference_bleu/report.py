@@ -174,7 +174,10 @@ def system_json(row: Row) -> dict[str, Any]:
 def render(
     rows: Sequence[Row], signature: str, output: str, score_only: bool, extra: dict[str, Any] | None = None
 ) -> str:
-    """The report in ``output`` format; ``score_only`` prints each system's score alone, one per line."""
+    """The report in ``output`` format; ``score_only`` prints each system's score alone, one per line.
+
+    Spec CLI-OUTPUT.
+    """
     if output == "json":
         document = {"signature": signature, **(extra or {}), "systems": [system_json(row) for row in rows]}
         return json.dumps(document, indent=2, ensure_ascii=False)

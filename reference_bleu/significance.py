@@ -172,6 +172,8 @@ def bootstrap_interval(
 def p_value(statistics: Sequence[float], observed: float) -> float:
     """The p-value of sacrebleu's paired tests: (c + 1) / (B + 1), c = #{t in statistics : t > observed}.
 
+    Spec SIG-PAIRED-BS, SIG-PAIRED-AR.
+
     Strictly greater, as sacrebleu 2.6 sacrebleu/significance.py:89-109 (after multeval): the +1
     keeps the probability of a false rejection at most the level of the test.
 

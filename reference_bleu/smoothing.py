@@ -81,8 +81,9 @@ def smoothing_method_2(counts: Sequence[NGramCounts]) -> tuple[Fraction, ...]:
 def add_one_smoothing(counts: Sequence[NGramCounts]) -> tuple[Fraction, ...]:
     """SMOOTH-ADD-ONE. p_n = (m_n + 1) / (l_n + 1) at every order, unigrams included.
 
-    The ``smooth=True`` of TensorFlow-era ``compute_bleu`` code (Google's nmt and
-    tensor2tensor); unlike method 2 it also smooths p_1.
+    The ``smooth=True`` of tensorflow/nmt's ``compute_bleu`` (nmt/scripts/bleu.py:87-95, and so
+    HF evaluate's ``bleu``); unlike method 2 it also smooths p_1. tensor2tensor's ``compute_bleu``
+    has no such option: it always applies SMOOTH-EXP (spec SMOOTH-ADD-ONE).
 
     >>> add_one_smoothing([NGramCounts(3, 3), NGramCounts(1, 2)])
     (Fraction(1, 1), Fraction(2, 3))
@@ -247,7 +248,7 @@ def smoothing_method_7(
 # --- Smoothing as real tools compute it (spec chapter 13, CONV-SMOOTH) -------------------------
 # Not Chen and Cherry's formulas but what a named tool's code computes, so that a profile of
 # that tool is the reference at a point of the convention space. nltk's methods receive the
-# corpus precisions with nltk's denominators (CONV-DENOMINATOR ``max1-segment``); methods 5 to
+# corpus precisions with nltk's denominators (EC-015 ``max1-segment``); methods 5 to
 # 7 also read the *last* segment of the corpus, as nltk's ``corpus_bleu`` passes its leftover
 # loop variables to the smoothing function (spec 07).
 
@@ -411,7 +412,10 @@ def smooth(
     *,
     last: LastSegment | None = None,
 ) -> tuple[Real, ...]:
-    """Dispatch to the smoothing method ``name`` with its parameter ``value`` (or its default)."""
+    """Dispatch to the smoothing method ``name`` with its parameter ``value`` (or its default).
+
+    The rules of spec SMOOTH; the tools' own methods are CONV-SMOOTH's.
+    """
     method = SMOOTHING_METHODS[name]
     v = value if value is not None else (method.default or Fraction(0))
     if method.needs_last_segment and last is None:

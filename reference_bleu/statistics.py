@@ -122,7 +122,7 @@ class Statistics:
         falling by at most one per segment from one order to the next (a segment of length
         c_i has max(0, c_i - n + 1) n-grams); m_n <= m_{n-1} + ... is not required (clipping
         differs per order). A file that breaks these was edited or corrupted, and its score
-        would mean nothing.
+        would mean nothing (CLI-STATS).
 
         >>> Statistics((3, 1), (4, 3), 4, 5).check_consistent(1)
         >>> Statistics((3, 1), (4, 1), 4, 5).check_consistent(1)  # doctest: +ELLIPSIS
@@ -158,6 +158,7 @@ def segment_statistics(
 
     Papineni et al. 2002, sec. 2.1 and 2.2.2: BLEU-PREC for n = 1..``max_order``,
     c = BLEU-LEN-C, and the best match length BLEU-LEN-BEST under the rule ``ref_length``.
+    Only the segment's own references are read: no n-gram spans two segments (EC-014).
 
     >>> segment_statistics("it is ship".split(), ["it is a ship".split()], 2, "closest")
     Statistics(matches=(3, 1), totals=(3, 2), hyp_len=3, ref_len=4)

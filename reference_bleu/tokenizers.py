@@ -158,13 +158,15 @@ _REPLACEMENTS_13A: tuple[tuple[str, str], ...] = (
 def tokenize_13a(line: str) -> str:
     """TOK-13A. NIST mteval-v13a.pl's tokenization (WMT's standard; sacrebleu's default ``13a``).
 
-    1. Remove ``<skipped>``; join end-of-line hyphenation (``-\\n``) and lines; unescape
-       ``&quot; &amp; &lt; &gt;`` (in that order).
-    2. Pad the line with a space on each side.
-    3. Split off every ASCII symbol and punctuation character except ``' , - .``; split
-       off ``.`` and ``,`` unless between digits (not after a digit, then not before
-       one, in two passes); split off ``-`` after a digit.
-    4. Collapse whitespace (TOK-SPLIT).
+    The steps are numbered as in the spec:
+
+    1. Remove ``<skipped>``; join end-of-line hyphenation (``-\\n``) and lines.
+    2. Unescape ``&quot; &amp; &lt; &gt;`` (in that order).
+    3. Pad the line with a space on each side.
+    4. Split off every ASCII symbol and punctuation character except ``' , - .``.
+    5. to 7. Split off ``.`` and ``,`` unless between digits (not after a digit, then not
+       before one, in two passes); split off ``-`` after a digit.
+    8. Collapse whitespace (TOK-SPLIT).
 
     >>> tokenize_13a("The U.S. costs $3,000.50 -- isn't it? (1990-2000)")
     "The U . S . costs $ 3,000.50 -- isn't it ? ( 1990 - 2000 )"
@@ -175,12 +177,12 @@ def tokenize_13a(line: str) -> str:
 
 
 def _punctuation_13a(line: str) -> str:
-    """Step 3 and 4 of TOK-13A (sacrebleu's ``TokenizerRegexp``), on the line as given."""
+    """Steps 4 to 8 of TOK-13A (sacrebleu's ``TokenizerRegexp``), on the line as given."""
     return _numbers_13a(line.translate(_SPLIT_PUNCTUATION_13A))
 
 
 def _numbers_13a(line: str) -> str:
-    """TOK-13A step 3 after the character map (period, comma, dash next to digits), then step 4."""
+    """TOK-13A steps 5 to 7 after the character map (period, comma, dash next to digits), then step 8."""
     for pattern, replacement in _RULES_13A:
         line = pattern.sub(replacement, line)
     return " ".join(split_whitespace(line))
@@ -311,9 +313,9 @@ def tokenize_zh(line: str) -> str:
 
     1. Strip whitespace at both ends (``str.strip``).
     2. Put a space on each side of every character in :data:`ZH_RANGES`.
-    3. TOK-13A's step 3 and 4 (ASCII punctuation, period and comma, dash after a digit),
-       *without* 13a's step 1 (no unescaping) and step 2 (no padding: a leading ".5" stays
-       one token).
+    3. TOK-13A's steps 4 to 8 (ASCII punctuation, period and comma, dash after a digit, the
+       split), *without* its steps 1 and 2 (no ``<skipped>`` removal, no unescaping) and step
+       3 (no padding: a leading ".5" stays one token).
 
     >>> tokenize_zh("我们在2019年，“BLEU”得分.5")
     '我 们 在 2019 年 ， “ BLEU ” 得 分 . 5'

@@ -2,8 +2,10 @@
 
 Every formula ID (BLEU-*, SMOOTH-*, TOK-*) heads one spec section, opens the docstring of exactly
 one function of ``reference_bleu``, and names that function under "Implemented by"; every
-formula and edge-case ID is exercised by a vector; every ID a vector, a docstring or an
-error message cites exists in the spec.
+section of every family but the generated DIV entries names its implementation, which is
+imported and whose docstring cites the section; every formula and edge-case ID is exercised
+by a vector; every ID a vector or any code file (every package and subfolder, tests and
+benchmarks too) cites exists in the spec.
 """
 
 from __future__ import annotations
@@ -19,36 +21,54 @@ from types import FunctionType
 import reference_bleu
 from conformance.suite.invariants import BY_ID
 from conformance.suite.loader import load_tokenizer_vectors, load_vectors
+from reference_bleu.profiles import PROFILES, axis_values
+from reference_bleu.profiles import resolve as resolve_profile
 from reference_bleu.smoothing import SMOOTHING_METHODS
 
-SPEC = Path(__file__).resolve().parent.parent / "spec"
-HEADING = re.compile(
-    r"^## ((?:BLEU|SMOOTH|TOK|EC|NUM|API|CLI|CONF|CONV|INV|SIG)(?:-[A-Z0-9]+)*)\b", re.MULTILINE
-)
+ROOT = Path(__file__).resolve().parent.parent
+SPEC = ROOT / "spec"
+#: Every family of spec IDs (spec README's table).
+FAMILIES = ("BLEU", "SMOOTH", "TOK", "EC", "NUM", "API", "CLI", "CONF", "CONV", "INV", "SIG", "DIV")
+_FAMILY = "|".join(FAMILIES)
+HEADING = re.compile(rf"^###? ((?:{_FAMILY})(?:-[A-Z0-9]+)*)\b", re.MULTILINE)
+#: Any heading of a section or subsection: a section ends at the next one.
+ANY_HEADING = re.compile(r"^###? ", re.MULTILINE)
 FORMULA = re.compile(r"^(BLEU|SMOOTH|TOK)-")
 DOC_ID = re.compile(r"^((?:BLEU|SMOOTH|TOK)(?:-[A-Z0-9]+)+)\. ")
-CITED = re.compile(r"\b(?:spec |\()((?:BLEU|SMOOTH|TOK|EC|NUM|API|CLI|CONF|CONV|INV|SIG)(?:-[A-Z0-9]+)*)\b")
+#: A hyphenated ID anywhere (``EC-003``, ``(EC-003)``, ``( EC-003)``, ``spec TOK-13A's``); ``-*`` after
+#: it names every ID with that prefix (``DIV-SACREBLEU-TOK-*``).
+CITED = re.compile(rf"(?<![A-Za-z0-9_-])((?:{_FAMILY})(?:-[A-Z0-9]+)+)(-\*)?(?![A-Za-z0-9_])")
+#: The IDs without a hyphen (``API``, ``CLI``, ``SMOOTH``) are citations only after "spec " or "("
+#: (a space allowed): elsewhere they are words.
+CITED_BARE = re.compile(r"(?:\bspec |\(\s*)(API|CLI|SMOOTH)(?![A-Za-z0-9_-])")
+#: The folders whose code may cite the spec, every subfolder included.
+CODE = ("reference_bleu", "conformance", "tests", "benchmarks")
+#: The implementing functions named in a section: backticked dotted names after "Implemented by".
+IMPLEMENTED = re.compile(r"Implemented by(?:\*\*)?:?(.*?)(?=\n- |\n\n|Vectors:|\Z)", re.DOTALL)
+#: Sections generated from data (chapter 10's divergences name their records, not a function).
+GENERATED = re.compile(r"^DIV-")
 
 
 def spec_sections() -> dict[str, str]:
-    """Section ID -> the section's text."""
+    """Section ID -> the section's text, up to the next heading."""
     sections: dict[str, str] = {}
     for path in sorted(SPEC.glob("*.md")):
         text = path.read_text(encoding="utf-8")
-        starts = [(m.start(), m.group(1)) for m in HEADING.finditer(text)]
-        for (start, ident), (end, _next) in zip(starts, [*starts[1:], (len(text), "")], strict=False):
+        for m in HEADING.finditer(text):
+            ident = m.group(1)
             assert ident not in sections, f"{ident} heads two sections"
-            sections[ident] = text[start:end]
+            following = ANY_HEADING.search(text, m.end())
+            sections[ident] = text[m.start() : following.start() if following else len(text)]
     return sections
 
 
 def formula_functions() -> dict[str, list[str]]:
     """Spec ID -> qualified names of the functions whose docstring starts with it."""
     found: dict[str, list[str]] = defaultdict(list)
-    for info in pkgutil.iter_modules(reference_bleu.__path__):
-        if info.name == "__main__":
+    for info in pkgutil.walk_packages(reference_bleu.__path__, "reference_bleu."):
+        if info.name.endswith("__main__"):
             continue
-        module = importlib.import_module(f"reference_bleu.{info.name}")
+        module = importlib.import_module(info.name)
         for name, obj in vars(module).items():
             if isinstance(obj, FunctionType) and obj.__module__ == module.__name__:
                 match = DOC_ID.match(inspect.getdoc(obj) or "")
@@ -95,17 +115,99 @@ def test_vectors_listed_in_a_section_exist_and_carry_its_id() -> None:
                 assert ident in vectors[vector_id], f"{vector_id} does not carry {ident}"
 
 
+def code_files() -> list[Path]:
+    """Every Python file of the packages, the tests and the benchmarks, every subfolder included."""
+    return sorted(path for folder in CODE for path in (ROOT / folder).rglob("*.py"))
+
+
+def cited_ids(text: str) -> set[str]:
+    """The spec IDs ``text`` cites; a prefix cited as ``PREFIX-*`` is returned as ``PREFIX-*``."""
+    found = {m.group(1) + (m.group(2) or "") for m in CITED.finditer(text)}
+    return found | {m.group(1) for m in CITED_BARE.finditer(text)}
+
+
+def exists(ident: str) -> bool:
+    if ident.endswith("-*"):
+        return any(s.startswith(ident[:-1]) for s in SECTIONS)
+    return ident in SECTIONS
+
+
+def test_the_citation_pattern_finds_every_form() -> None:
+    text = "see (EC-003), ( EC-015), spec TOK-13A's step 4, BLEU-EVAL. (spec API) ( SMOOTH) and DIV-NLTK-*"
+    assert cited_ids(text) == {"EC-003", "EC-015", "TOK-13A", "BLEU-EVAL", "API", "SMOOTH", "DIV-NLTK-*"}
+    assert cited_ids("an API of the CLI, NEC-003, EC-003x, my_EC-003") == set()
+
+
+def test_the_code_folders_include_every_subpackage() -> None:
+    folders = {path.parent.relative_to(ROOT).as_posix() for path in code_files()}
+    assert {"conformance/runner/fingerprint", "conformance/runner/judge", "conformance/suite"} <= folders
+
+
 def test_every_spec_id_cited_in_the_code_exists() -> None:
-    root = Path(reference_bleu.__file__).parent
-    cited = {
-        m.group(1) for path in root.glob("*.py") for m in CITED.finditer(path.read_text(encoding="utf-8"))
+    unknown = {
+        f"{path.relative_to(ROOT)}: {ident}"
+        for path in code_files()
+        for ident in cited_ids(path.read_text(encoding="utf-8"))
+        if not exists(ident)
     }
-    cited |= {
+    assert unknown == set()
+
+
+def resolve(name: str) -> object:
+    """The module, class or function a dotted name of the spec names, imported."""
+    parts = name.split(".")
+    for split in range(len(parts), 0, -1):
+        try:
+            obj: object = importlib.import_module(".".join(parts[:split]))
+        except ModuleNotFoundError:
+            continue
+        for attr in parts[split:]:
+            obj = getattr(obj, attr)
+        return obj
+    raise ModuleNotFoundError(name)
+
+
+def implementers(text: str) -> list[str]:
+    """The dotted names a section gives after "Implemented by" (other backticked words are comments)."""
+    return [
+        name
+        for chunk in IMPLEMENTED.findall(text)
+        for name in re.findall(r"`([A-Za-z_][\w.]*)`", chunk)
+        if "." in name or name in UNQUALIFIED
+    ]
+
+
+#: Names of this project that, written alone after "Implemented by", would name nothing importable.
+UNQUALIFIED = {"fast_13a", "fast_intl", "fast_zh", "statistics_document", "p_value", "bootstrap_interval"}
+
+
+def test_every_section_of_every_family_names_its_implementation() -> None:
+    families = {ident.split("-")[0] for ident in SECTIONS}
+    assert families == set(FAMILIES), families ^ set(FAMILIES)
+    missing = [i for i, text in SECTIONS.items() if not GENERATED.match(i) and not implementers(text)]
+    assert missing == []
+
+
+def test_every_implementation_exists_and_cites_its_section() -> None:
+    wrong = []
+    for ident, text in SECTIONS.items():
+        for name in implementers(text):
+            if not name.startswith(("reference_bleu.", "conformance.", "tests.")):
+                wrong.append(f"{ident}: {name} is not a qualified name")
+                continue
+            doc = inspect.getdoc(resolve(name)) or ""
+            if ident not in cited_ids(doc) and not doc.startswith(f"{ident}."):
+                wrong.append(f"{ident}: the docstring of {name} does not cite it")
+    assert wrong == []
+
+
+def test_every_generated_divergence_is_a_record_of_the_peers() -> None:
+    records = {
         m.group(1)
-        for path in (root.parent / "conformance").glob("*.py")
-        for m in CITED.finditer(path.read_text(encoding="utf-8"))
+        for path in (ROOT / "conformance" / "peers").rglob("*.py")
+        for m in re.finditer(r'\bid="(DIV-[A-Z0-9-]+)"', path.read_text(encoding="utf-8"))
     }
-    assert cited - set(SECTIONS) == set()
+    assert records == {i for i in SECTIONS if GENERATED.match(i)}
 
 
 def test_smoothing_registry_matches_the_spec() -> None:
@@ -114,3 +216,50 @@ def test_smoothing_registry_matches_the_spec() -> None:
 
 def test_every_invariant_has_a_section_and_every_section_an_invariant() -> None:
     assert set(BY_ID) == {i for i in SECTIONS if i.startswith("INV-")}
+
+
+def markdown_rows(text: str, header: str) -> dict[str, list[str]]:
+    """The rows of the Markdown table whose header line starts with ``header``: profile -> cells."""
+    lines = text[text.index(header) :].splitlines()
+    rows: dict[str, list[str]] = {}
+    for line in lines[2:]:
+        if not line.startswith("|"):
+            break
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        rows[cells[0].strip("`")] = cells
+    return rows
+
+
+def first_code(cell: str) -> str:
+    """The first backticked value of a table cell (what follows it is a comment)."""
+    return cell.split("`")[1]
+
+
+CHAPTER_13 = (SPEC / "13-conventions.md").read_text(encoding="utf-8")
+
+
+def test_the_profile_tables_of_chapter_13_are_the_profiles() -> None:
+    settings = markdown_rows(CHAPTER_13, "| profile | tool, version | point")
+    text = markdown_rows(CHAPTER_13, "| profile | the tool takes |")
+    assert set(settings) == set(text) == set(PROFILES)
+    for name in PROFILES:
+        axes = axis_values(resolve_profile(name))
+        columns = {"zero": 3, "early_return": 4, "undefined": 5, "denominator": 6}
+        assert {k: first_code(settings[name][i]) for k, i in columns.items()} == {
+            k: axes[k] for k in columns
+        }, name
+        columns = {"tokenize": 2, "lowercase": 3, "case_order": 4, "split": 5}
+        assert {k: first_code(text[name][i]) for k, i in columns.items()} == {k: axes[k] for k in columns}, (
+            name
+        )
+
+
+def test_every_id_cited_in_the_spec_and_the_data_exists() -> None:
+    texts = [*SPEC.glob("*.md"), *(ROOT / "conformance").rglob("*.json")]
+    unknown = {
+        f"{path.relative_to(ROOT)}: {ident}"
+        for path in texts
+        for ident in cited_ids(path.read_text(encoding="utf-8"))
+        if not exists(ident)
+    }
+    assert unknown == set()

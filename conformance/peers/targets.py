@@ -41,7 +41,7 @@ class Outcome:
 
 
 class Target(Protocol):
-    """A BLEU implementation under test."""
+    """A BLEU implementation under test (spec CONF-TARGETS)."""
 
     @property
     def name(self) -> str:

@@ -582,7 +582,7 @@ class RunnerUsageError(Exception):
 
 
 def main(argv: list[str]) -> int:
-    """Run the checks; print the report; exit 0, 1, 2 or 3."""
+    """Run the checks; print the report; exit 0, 1, 2 or 3 (spec CONF-RUNNER, CONF-VERDICT)."""
     parser = _parser()
     try:
         args = parser.parse_args(argv)

@@ -390,7 +390,7 @@ def _user(spec: str, input_kind: str) -> Served:
 
 
 def resolve(spec: str, input_kind: str = "tokens") -> Served:
-    """A target spec (built-in or ``module:attr``) made ready to serve."""
+    """A target spec (built-in or ``module:attr``) made ready to serve; the built-ins: spec CONF-ZOO."""
     if ":" in spec:
         return _user(spec, input_kind)
     name, params = parse_builtin(spec)

@@ -90,6 +90,7 @@ def _max_order(target: Target) -> int:
 
 
 def _check_range(target: Target, corpus: Corpus) -> None:
+    """INV-RANGE: the property of spec 09, checked on one example."""
     score = target.corpus(*corpus).score
     if not (isinstance(score, float) and 0.0 <= score <= 1.0):
         _fail("INV-RANGE", "score outside [0, 1]", score=score, corpus=corpus)
@@ -112,6 +113,7 @@ def _identical(draw: st.DrawFn) -> Corpus:
 
 
 def _check_identity(target: Target, corpus: Corpus) -> None:
+    """INV-IDENTITY: the property of spec 09, checked on one example."""
     hyps, _refs = corpus
     if min(len(h) for h in hyps) < _max_order(target):
         return  # not long enough for every order of this target
@@ -139,6 +141,7 @@ def _clip_bound(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[
 
 
 def _check_clip(target: Target, corpus: Corpus) -> None:
+    """INV-CLIP: the property of spec 09, checked on one example."""
     out = target.corpus(*corpus)
     if out.matches is None or out.totals is None:
         return
@@ -168,6 +171,7 @@ def _bp_pair(draw: st.DrawFn) -> tuple[list[str], int, int]:
 
 
 def _check_bp(target: Target, example: tuple[list[str], int, int]) -> None:
+    """INV-BP: the property of spec 09, checked on one example."""
     reference, c1, c2 = example
     outs: list[Outcome] = []
     for c in (c1, c2):
@@ -196,6 +200,7 @@ def _with_permutation(draw: st.DrawFn) -> tuple[Corpus, list[int]]:
 
 
 def _check_segment_order(target: Target, example: tuple[Corpus, list[int]]) -> None:
+    """INV-SEGMENT-ORDER: the property of spec 09, checked on one example."""
     (hyps, refs), order = example
     permuted = ([hyps[i] for i in order], [refs[i] for i in order])
     _unchanged(
@@ -215,6 +220,7 @@ def _with_ref_permutations(draw: st.DrawFn) -> tuple[Corpus, list[list[int]]]:
 
 
 def _check_ref_order(target: Target, example: tuple[Corpus, list[list[int]]]) -> None:
+    """INV-REF-ORDER: the property of spec 09, checked on one example."""
     (hyps, refs), orders = example
     permuted = [[rs[i] for i in order] for rs, order in zip(refs, orders, strict=True)]
     _unchanged(
@@ -230,6 +236,7 @@ def _with_duplicate(draw: st.DrawFn) -> tuple[Corpus, int, int]:
 
 
 def _check_ref_dup(target: Target, example: tuple[Corpus, int, int]) -> None:
+    """INV-REF-DUP: the property of spec 09, checked on one example."""
     (hyps, refs), segment, k = example
     doubled = [list(rs) for rs in refs]
     doubled[segment] = [*doubled[segment], refs[segment][k]]
@@ -257,6 +264,7 @@ def same_statistics(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
 
 
 def _check_additive(target: Target, corpus: Corpus) -> None:
+    """INV-ADDITIVE: the property of spec 09, checked on one example."""
     hyps, refs = corpus
     whole = target.corpus(hyps, refs)
     if not whole.has_statistics:
@@ -280,6 +288,7 @@ def _check_additive(target: Target, corpus: Corpus) -> None:
 
 
 def _check_corpus_dup(target: Target, corpus: Corpus) -> None:
+    """INV-CORPUS-DUP: the property of spec 09, checked on one example."""
     hyps, refs = corpus
     _unchanged(
         "INV-CORPUS-DUP", "doubling the corpus changed the score", target, corpus, (hyps * 2, refs * 2)
@@ -287,6 +296,7 @@ def _check_corpus_dup(target: Target, corpus: Corpus) -> None:
 
 
 def _check_empty_segment(target: Target, corpus: Corpus) -> None:
+    """INV-EMPTY-SEGMENT: the property of spec 09, checked on one example."""
     hyps, refs = corpus
     _unchanged(
         "INV-EMPTY-SEGMENT",
@@ -309,6 +319,7 @@ def _with_renaming(draw: st.DrawFn) -> tuple[Corpus, dict[str, str]]:
 
 
 def _check_rename(target: Target, example: tuple[Corpus, dict[str, str]]) -> None:
+    """INV-RENAME: the property of spec 09, checked on one example."""
     (hyps, refs), mapping = example
     renamed = (
         [[mapping[t] for t in h] for h in hyps],
@@ -325,6 +336,7 @@ def _check_rename(target: Target, example: tuple[Corpus, dict[str, str]]) -> Non
 
 
 def _check_no_mutation(target: Target, corpus: Corpus) -> None:
+    """INV-NO-MUTATION: the property of spec 09, checked on one example."""
     hyps, refs = corpus
     before = copy.deepcopy(corpus)
     target.corpus(hyps, refs)
@@ -333,6 +345,7 @@ def _check_no_mutation(target: Target, corpus: Corpus) -> None:
 
 
 def _check_sentence(target: Target, corpus: Corpus) -> None:
+    """INV-SENTENCE: the property of spec 09, checked on one example."""
     hyps, refs = corpus
     sentence = target.sentence(hyps[0], refs[0])
     if sentence is None:
@@ -358,6 +371,7 @@ def _zero_order(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[
 
 
 def _check_zero(target: Target, corpus: Corpus) -> None:
+    """INV-ZERO: the property of spec 09, checked on one example."""
     hyps, refs = corpus
     n = _zero_order(hyps, refs, _max_order(target))
     if n is None:
@@ -373,6 +387,7 @@ def _check_zero(target: Target, corpus: Corpus) -> None:
 
 
 def _check_determinism(target: Target, corpus: Corpus) -> None:
+    """INV-DETERMINISM: the property of spec 09, checked on one example."""
     first, second = target.corpus(*corpus), target.corpus(*corpus)
     if first != second:
         _fail(

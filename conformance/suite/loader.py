@@ -92,7 +92,7 @@ def load_tokenizer_vectors() -> list[dict[str, Any]]:
 
 
 def load_vectors() -> Iterator[Vector]:
-    """Every test case of every vector file."""
+    """Every test case of every vector file (spec CONF-VECTORS)."""
     for path in vector_files():
         data = load_file(path)
         for test in data["tests"]:

@@ -73,7 +73,7 @@ def segments(
 def corpora(
     draw: st.DrawFn, max_segments: int = 6, max_references: int = 4, vocabulary: tuple[str, ...] = VOCABULARY
 ) -> tuple[list[Sentence], list[list[Sentence]]]:
-    """A corpus: (hypotheses, references), one reference list per hypothesis."""
+    """A corpus: (hypotheses, references), one reference list per hypothesis (spec CONF-STRATEGIES)."""
     pairs = draw(st.lists(segments(max_references, vocabulary), min_size=1, max_size=max_segments))
     return [h for h, _ in pairs], [r for _, r in pairs]
 

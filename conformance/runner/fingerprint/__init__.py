@@ -183,7 +183,7 @@ def _settled_again(finding: Finding, config: Config, flags: set[str]) -> Finding
 
 
 def fingerprint(target: ProtocolTarget) -> Fingerprint:
-    """Ask every point's diagnostics, in order, each under the conventions found before it."""
+    """Ask every point's diagnostics in order, each under the conventions found before (CONF-FINGERPRINT)."""
     config: Config = {}
     flags: set[str] = set()
     findings = []

@@ -28,7 +28,7 @@ from conformance.runner.judge.vector_checks import VectorChecks
 
 @dataclass
 class Judge(FingerprintRows, InvariantChecks, VectorChecks, RobustnessChecks):
-    """Runs every check on one fingerprinted target: one family of checks a module."""
+    """Runs every check on one fingerprinted target: one family of checks a module (spec CONF-JUDGE)."""
 
     def run(
         self, declared_scale: str | None = None, progress: Callable[[str], None] | None = None
