@@ -108,9 +108,20 @@ def sacrebleu_point(options: BleuOptions) -> bool:
     return make_options(**point) == options
 
 
+@dataclass(frozen=True)
+class SacrebleuScore:
+    """What sacrebleu's ``BLEUScore`` holds (metrics/bleu.py:80-109): score and p_n on 0-100, BP, lengths."""
+
+    score: float
+    precisions: tuple[float, ...]
+    bp: float
+    sys_len: int
+    ref_len: int
+
+
 def sacrebleu_compute_bleu(
-    row: Sequence[float], options: BleuOptions, rounding: Callable[[float], float]
-) -> float:
+    row: Sequence[float], options: BleuOptions, rounding: Callable[[float], float] = float
+) -> SacrebleuScore:
     """sacrebleu 2.6.0's ``BLEU.compute_bleu`` (metrics/bleu.py:213-292), operation for operation.
 
     ``row`` is sacrebleu's summed statistics ``[c, r, m_1..m_N, l_1..l_N]``. ``rounding`` is the
@@ -131,7 +142,7 @@ def sacrebleu_compute_bleu(
         bp = math.exp(1 - ref_len / sys_len) if sys_len > 0 else 0.0
     precisions = [0.0] * order
     if not any(correct):
-        return 0.0
+        return SacrebleuScore(0.0, tuple(precisions), bp, sys_len, ref_len)
     smooth_mteval = 1.0
     eff_order = order
     for n in range(1, order + 1):
@@ -151,7 +162,12 @@ def sacrebleu_compute_bleu(
         else:
             precisions[n - 1] = rounding(rounding(100.0 * correct[n - 1]) / total[n - 1])
     logs = [_SACREBLEU_LOG_ZERO if p == 0.0 else math.log(p) for p in precisions[:eff_order]]
-    return bp * math.exp(sum(logs) / eff_order)
+    return SacrebleuScore(bp * math.exp(sum(logs) / eff_order), tuple(precisions), bp, sys_len, ref_len)
+
+
+def sacrebleu_row(stats: Statistics, orders: int) -> list[int]:
+    """sacrebleu's statistics of a segment or a corpus: ``[c, r, m_1..m_N, l_1..l_N]`` (an integer r)."""
+    return [stats.hyp_len, int(stats.ref_len), *stats.matches[:orders], *stats.totals[:orders]]
 
 
 class _Resampler:
@@ -191,7 +207,7 @@ class _Resampler:
         if self.sacrebleu:
             return sacrebleu_compute_bleu(
                 [float(x) for x in row], self.options, to_binary32 if binary32 else float
-            )
+            ).score
         n = self.orders
         ref_len: Fraction | int = Fraction(int(row[1]), self.scale) if self.scale > 1 else int(row[1])
         stats = Statistics(
