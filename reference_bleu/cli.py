@@ -26,7 +26,7 @@ from reference_bleu.files import (
     statistics_document,
     systems_statistics,
 )
-from reference_bleu.flags import sacrebleu_flags
+from reference_bleu.flags import SENTENCEPIECE_TOKENIZERS, refuse_sentencepiece, sacrebleu_flags
 from reference_bleu.inputs import EMPTY_CANDIDATE_RULES, EMPTY_REFERENCE_RULES
 from reference_bleu.length import REF_LENGTH_RULES
 from reference_bleu.options import (
@@ -244,7 +244,7 @@ def _text_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--tokenize",
         "-tok",
-        choices=[*TOKENIZERS, *SGML_TOKENIZERS, *MECAB_TOKENIZERS],
+        choices=[*TOKENIZERS, *SGML_TOKENIZERS, *MECAB_TOKENIZERS, *SENTENCEPIECE_TOKENIZERS],
         default=None,
         help="tokenizer: none splits on whitespace (the default); 13a is sacrebleu's and mteval's (TOK-13A)",
     )
@@ -341,6 +341,7 @@ def _profile(args: argparse.Namespace) -> Profile | None:
 
 def _text(args: argparse.Namespace) -> dict[str, str]:
     """The text conventions: the flags given, else the profile's, else the paper's (str.split)."""
+    refuse_sentencepiece(getattr(args, "tokenize", None))
     profile = _profile(args)
     base = profile.text if profile else PAPER_TEXT
     given = {k: getattr(args, k) for k in base if getattr(args, k, None) is not None}

@@ -97,6 +97,20 @@ SACREBLEU_FLAGS: tuple[SacrebleuFlag, ...] = (
 )
 
 
+#: sacrebleu's SentencePiece tokenizers (tokenizers/tokenizer_spm.py): each downloads a model.
+SENTENCEPIECE_TOKENIZERS = ("spm", "flores101", "flores200", "spBLEU-1K")
+
+
+def refuse_sentencepiece(tokenize: str | None) -> None:
+    """``-tok spm`` and the like: a one-line refusal saying what to do instead (CLI-SACREBLEU-FLAGS)."""
+    if tokenize in SENTENCEPIECE_TOKENIZERS:
+        raise BleuOptionError(
+            "CLI-SACREBLEU-FLAGS",
+            f"-tok {tokenize}: sacrebleu's SentencePiece tokenizers download a model, which reference-bleu "
+            "never does: tokenize the files with spm_encode and that model first, then pass -tok none",
+        )
+
+
 class _Refused(argparse.Action):
     """A sacrebleu flag that has no meaning here: using it is an error saying what to do instead."""
 

@@ -477,8 +477,8 @@ def _mecab_tagger(name: str) -> Any:
 
 
 def mecab_version(name: str) -> str:
-    """TOK-MECAB. The version the loaded MeCab reports (``Tagger.version()``, e.g. ``0.996``), which
-    sacrebleu's signature names (tokenizer_ja_mecab.py:45-52)."""
+    """The version the loaded MeCab reports (``Tagger.version()``, e.g. ``0.996``), which sacrebleu's
+    signature names (tokenizer_ja_mecab.py:45-52; spec TOK-MECAB)."""
     return str(_mecab_tagger(name).version())
 
 

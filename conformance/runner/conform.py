@@ -446,7 +446,9 @@ def _short(answer: float | str) -> str:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="reference-bleu conform", description="validate a BLEU implementation against the spec"
+        prog="reference-bleu conform",
+        description="validate a BLEU implementation against the spec",
+        allow_abbrev=False,  # no flag by a prefix (spec CLI-SACREBLEU)
     )
     parser.add_argument(
         "--target",
