@@ -59,11 +59,15 @@ def _fitted_widths(widths: Sequence[int], width: int) -> list[int]:
     return [widths[0], *fitted]
 
 
+def column_widths(rows: Sequence[Sequence[str]], width: int = WIDTH) -> list[int]:
+    """The widths :func:`table` gives the columns of ``rows``."""
+    return _fitted_widths([max(len(row[k]) for row in rows) for k in range(len(rows[0]))], width)
+
+
 def table(rows: Sequence[Sequence[str]], width: int = WIDTH) -> list[str]:
     """``rows`` aligned in columns, cells wrapped so that no line is wider than ``width``
     (unless the check column alone and MIN_COLUMN per target do not fit)."""
-    natural = [max(len(row[k]) for row in rows) for k in range(len(rows[0]))]
-    widths = _fitted_widths(natural, width)
+    widths = column_widths(rows, width)
     lines = []
     for row in rows:
         wrapped = [
