@@ -730,12 +730,18 @@ def _rendering(args: argparse.Namespace, form: SacrebleuForm, options: BleuOptio
     return Rendering(_output(args, form), args.score_only, width, args.short, colors_on(args.no_color))
 
 
+def _counted_text(counting: Counting) -> dict[str, str]:
+    """The text conventions the statistics were counted with (a statistics file's, under --stats)."""
+    return {name: str(getattr(counting, name)) for name in PAPER_TEXT}
+
+
 def _tool_form(
-    args: argparse.Namespace, profile: Profile | None, options: BleuOptions
+    args: argparse.Namespace, profile: Profile | None, options: BleuOptions, text: dict[str, str]
 ) -> SacrebleuForm | None:
-    """The profile's printed form, when it prints this format and its tool computes these options."""
+    """The profile's printed form, when it prints this format and its tool computes these options
+    on text read this way."""
     form = printed_form(profile)
-    if form is None or _output(args, form) not in form.formats or not form.applies(options, _text(args)):
+    if form is None or _output(args, form) not in form.formats or not form.applies(options, text):
         return None
     return form
 
@@ -754,11 +760,12 @@ def _sentence_level(args: argparse.Namespace, profile: Profile | None) -> int:
     options, counting, nrefs, [(_, segments, _)] = _file_statistics(
         args, keep=True, options=_sentence_options(args, profile)
     )
-    form = _tool_form(args, profile, options)
+    text = _counted_text(counting)
+    form = _tool_form(args, profile, options, text)
     if form is not None:
         rendering = _rendering(args, form, options)
         # sacrebleu sets effective order for -sl even under add-k, where it changes no number (0/0 is k/k)
-        signature = form.signature(replace(options, effective_order=True), _text(args), nrefs, args.short)
+        signature = form.signature(replace(options, effective_order=True), text, nrefs, args.short)
         print(form.sentences([form.score(s, options) for s in segments], rendering, signature))
         return 0
     scores = [_with_profile(score_segments([statistics], options), args, profile) for statistics in segments]
@@ -807,11 +814,18 @@ def _score(args: argparse.Namespace) -> int:
             "--paired-ar, as sacrebleu (spec SIG-BOOTSTRAP)"
         )
     segments = [s for _, s, _ in systems]
-    form = _tool_form(args, profile, options)
+    text = _counted_text(counting)
+    form = _tool_form(args, profile, options, text)
     if form is not None:
         print(
             _tool_report(
-                args, form, options=options, nrefs=nrefs, names=[n for n, _, _ in systems], segments=segments
+                args,
+                form,
+                options=options,
+                text=text,
+                nrefs=nrefs,
+                names=[n for n, _, _ in systems],
+                segments=segments,
             )
         )
         return 0
@@ -822,9 +836,9 @@ def _score(args: argparse.Namespace) -> int:
     rows = _resampled(args, rows, segments, options)
     signature = _signature(nrefs, counting, rows[0].result)
     extra: dict[str, Any] = {"seed": args.seed} if resampling else {}
-    text = render(rows, signature, _output(args, None), args.score_only, extra)
+    report = render(rows, signature, _output(args, None), args.score_only, extra)
     _notice(args)
-    print(text)
+    print(report)
     return 0
 
 
@@ -833,13 +847,13 @@ def _tool_report(
     form: SacrebleuForm,
     *,
     options: BleuOptions,
+    text: dict[str, str],
     nrefs: int,
     names: list[str],
     segments: list[list[Statistics]],
 ) -> str:
     """The tool's own report of these systems, in its printed form (CLI-PRINTED)."""
     rendering = _rendering(args, form, options)
-    text = _text(args)
     scores = [form.score(conventional_total(s, options), options) for s in segments]
     if args.paired_bs or args.paired_ar:
         kind = "bs" if args.paired_bs else "ar"

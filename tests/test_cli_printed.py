@@ -170,3 +170,18 @@ def test_ko_mecab_signature(tmp_path: Path) -> None:
     ref.write_text("나는 학교에 간다.\n오늘 날씨가 좋다.\n", encoding="utf-8")
     out = _same([str(ref), "-i", str(hyp), "-tok", "ko-mecab", "-f", "text"])
     assert b"tok:ko-mecab-" in out
+
+
+def test_merged_statistics_print_sacrebleus_line_for_the_text_they_were_counted_with(
+    files: dict[str, str], tmp_path: Path
+) -> None:
+    """A statistics file counted with -tok intl -lc: sacrebleu's line names intl and lc, as sacrebleu's
+    own run with those flags does (the profile's 13a is not what these counts are)."""
+    ref, hyp = files["400.ref.de"], files[f"400.{SYSTEMS[0]}"]
+    stats = tmp_path / "stats.json"
+    counted = _stdout("reference_bleu", ["stats", "-r", ref, "-i", hyp, "-tok", "intl", "-lc", "-q"])
+    stats.write_bytes(counted)
+    theirs = _stdout("sacrebleu", [ref, "-i", hyp, "-tok", "intl", "-lc", "-f", "text"])
+    ours = _stdout("reference_bleu", ["score", "--profile", "sacrebleu", "--stats", str(stats), "-f", "text"])
+    assert ours == theirs
+    assert b"tok:intl" in ours

@@ -13,10 +13,10 @@ from reference_bleu.cli import main
 
 pytest.importorskip("hypothesis", reason="the conform runner needs the conform extra (hypothesis)")
 
-from conformance.runner.conform import TargetReport, matrix
+from conformance.runner.conform import TargetReport, details, matrix
 from conformance.runner.fingerprint import BY_ID
 from conformance.runner.judge.base import Check
-from conformance.runner.legend import column_widths, table
+from conformance.runner.legend import column_widths, fitted, table
 
 ROOT = Path(__file__).resolve().parent.parent
 WIDTH = 100
@@ -202,3 +202,25 @@ def test_an_undefined_order_says_what_the_options_make_of_it(capsys: pytest.Capt
         assert main(["explain", *args, "the cat", "the cat sat"]) == 0
         block = capsys.readouterr().out.split("order n = 3\n", 1)[1].split("\norder n =", 1)[0]
         assert expected in block, (args, block)
+
+
+def test_the_details_under_the_matrix_fit_100_columns_word_for_word() -> None:
+    long = "a segment with empty candidate and reference changed the score " * 4
+    failing = Check(
+        "INV-EMPTY-SEGMENT",
+        "",
+        "explained",
+        long,
+        ("INV-EMPTY-SEGMENT",),
+        counterexample=[[["the"] * 40], [[["the"] * 40]]],
+        explained_by=("DIV-NLTK-001",),
+        target_value=1.53197198912e-231,
+        expected_value=1.82183198945e-231,
+        expected_by="the target's own score before the change",
+    )
+    report = TargetReport("nltk", "nltk[method=0]", True, False, [failing], {}, {})
+    text = details(report, markdown=False)
+    assert max(len(line) for line in text.splitlines()) > WIDTH  # the case to fit
+    shown = fitted(text)
+    assert max(len(line) for line in shown.splitlines()) <= WIDTH
+    assert shown.split() == text.split()  # the same words, only wrapped

@@ -38,7 +38,7 @@ from conformance.runner.fingerprint import BY_ID as FINGERPRINT_POINTS
 from conformance.runner.fingerprint import fingerprint
 from conformance.runner.judge import Judge
 from conformance.runner.judge.base import Check
-from conformance.runner.legend import LEGEND, explain_id, legend, table
+from conformance.runner.legend import LEGEND, explain_id, fitted, legend, table
 from conformance.runner.protocol import MAX_DIGITS
 from reference_bleu.errors import BleuError
 from reference_bleu.options import VERSION
@@ -323,7 +323,7 @@ def matrix(reports: list[TargetReport], markdown: bool) -> str:
         lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in body]
     else:
         lines = table([header, *body])  # cells wrapped to 100 columns
-    notes = [f"{r.name}: {r.unavailable}" for r in reports if not r.available]
+    notes = [fitted(f"{r.name}: {r.unavailable}") for r in reports if not r.available]
     key = legend() if not markdown else [f"- {paragraph}" for paragraph in LEGEND]
     return "\n".join(lines + (["", *notes] if notes else []) + ["", *key])
 
@@ -634,7 +634,8 @@ def main(argv: list[str]) -> int:
         for report in reports:
             if report.available and not report.conformant:
                 print()
-                print(details(report, args.markdown))
+                text = details(report, args.markdown)
+                print(text if args.markdown else fitted(text))  # within 100 columns (CONF-REPORT)
     if any(r.runner_error for r in reports):
         return EXIT_RUNNER
     return EXIT_OK if all(r.conformant for r in reports if r.available) else EXIT_NOT_CONFORMANT

@@ -80,6 +80,19 @@ def table(rows: Sequence[Sequence[str]], width: int = WIDTH) -> list[str]:
     return lines
 
 
+def fitted(text: str, width: int = WIDTH) -> str:
+    """``text`` with every line longer than ``width`` wrapped, its continuation indented four more
+    spaces than the line (a report's details: verdicts, reasons, abbreviated counterexamples)."""
+    out = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            out.append(line)
+            continue
+        indent = " " * (len(line) - len(line.lstrip()) + 4)
+        out += textwrap.wrap(line, width, subsequent_indent=indent, break_on_hyphens=False)
+    return "\n".join(out)
+
+
 def legend(width: int = WIDTH) -> list[str]:
     """The legend under the matrix, wrapped to ``width``."""
     return [line for paragraph in LEGEND for line in textwrap.wrap(paragraph, width, break_on_hyphens=False)]
