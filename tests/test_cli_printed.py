@@ -185,3 +185,29 @@ def test_merged_statistics_print_sacrebleus_line_for_the_text_they_were_counted_
     ours = _stdout("reference_bleu", ["score", "--profile", "sacrebleu", "--stats", str(stats), "-f", "text"])
     assert ours == theirs
     assert b"tok:intl" in ours
+
+
+#: (the module made absent, the flags, how many systems, the extra the one line must name)
+MISSING = [
+    ("numpy", ["-ci", "-cin", "50"], 1, "reference-bleu[significance]"),
+    ("numpy", ["-pbs", "-pbsn", "50"], 2, "reference-bleu[significance]"),
+    ("tabulate", ["-f", "text"], 2, "reference-bleu[tables]"),
+]
+
+
+@pytest.mark.parametrize("case", MISSING, ids=["numpy ci", "numpy paired", "tabulate"])
+def test_a_missing_extra_is_one_line_naming_it(
+    case: tuple[str, list[str], int, str],
+    files: dict[str, str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from reference_bleu.cli import main  # noqa: PLC0415
+
+    module, flags, systems, extra = case
+    monkeypatch.setitem(sys.modules, module, None)  # its import fails, as if it were not installed
+    hyps = [files[f"400.{name}"] for name in SYSTEMS[:systems]]
+    assert main(["score", "--profile", "sacrebleu", files["400.ref.de"], "-i", *hyps, *flags]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1, err
+    assert extra in err[0]
