@@ -710,10 +710,10 @@ def _notice(args: argparse.Namespace) -> None:
 
 
 def _sentence_options(args: argparse.Namespace, profile: Profile | None) -> BleuOptions:
-    """-sl: sacrebleu turns effective order on for sentence scores (sacrebleu.py:446); so does a profile
-    with sacrebleu's printed form (CLI-PRINTED)."""
+    """-sl: sacrebleu turns effective order on for sentence scores (sacrebleu.py:446); so does its profile."""
     options = _options(args)
-    if printed_form(profile) is not None and args.effective_order is None and options.smoothing != "add-k":
+    sacrebleu = profile is not None and profile.tool == "sacrebleu"
+    if sacrebleu and args.effective_order is None and options.smoothing != "add-k":
         options = replace(options, effective_order=True)
     return options
 

@@ -27,6 +27,7 @@ from reference_bleu.errors import BleuOptionError
 from reference_bleu.options import BleuOptions
 from reference_bleu.profiles import Profile, resolve
 from reference_bleu.significance import (
+    SACREBLEU_SMOOTHING,
     Interval,
     PairedTests,
     SacrebleuScore,
@@ -123,7 +124,7 @@ class SacrebleuForm:
         smooth = options.smoothing
         if smooth in ("floor", "add-k"):
             value = options.smoothing_value
-            smooth += f"[{float(value) if value is not None else (0.1 if smooth == 'floor' else 1):.2f}]"
+            smooth += f"[{float(value) if value is not None else SACREBLEU_SMOOTHING[smooth] or 0:.2f}]"
         tok = text["tokenize"]
         if tok in MECAB_TOKENIZERS:
             tok = f"{tok}-{mecab_version(tok)}-{_MECAB_DICTIONARY[tok]}"

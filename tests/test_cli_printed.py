@@ -76,6 +76,8 @@ ONE_SYSTEM = [
     ["-s", "add-k", "-sv", "2"],
     ["-f", "text", "-s", "none", "-tok", "char"],
     ["-f", "text", "-tok", "zh", "-w", "2"],
+    ["-f", "latex", "-tok", "none"],  # one system: sacrebleu prints its text line
+    ["--short", "-f", "text", "--lowercase"],
 ]
 
 
