@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from reference_bleu.api import BleuResult, corpus_bleu_with, scored_units
 from reference_bleu.counting import Sentence, count, count_clip, max_ref_count
-from reference_bleu.evaluation import Evaluation, evaluate
+from reference_bleu.evaluation import Evaluation, early_return, evaluate
 from reference_bleu.exact import WORKING_DIGITS
 from reference_bleu.options import BleuOptions
 from reference_bleu.statistics import segment_statistics
@@ -33,9 +33,10 @@ def _points_view(n: int, paper: tuple[int, int], result: BleuResult, evaluation:
     notes = []
     if (m, l_n) != paper:
         notes.append(f"p_{n} = {m}/{l_n} (denominator={options.denominator}, EC-015)")
-    if not evaluation.values:
+    if early_return(result.statistics, options):
+        rule = f"early_return={options.early_return}, EC-016"
         return "  as these options compute it: " + "; ".join(
-            [*notes, "the score is returned before (EC-016)"]
+            [*notes, f"not reached: BLEU is 0 first ({rule})"]
         )
     value, weight, smoothed = evaluation.values[n - 1], evaluation.w[n - 1], evaluation.p[n - 1]
     if l_n == 0:

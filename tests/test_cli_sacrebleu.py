@@ -252,6 +252,7 @@ def test_the_interval_is_sacrebleus_estimate_ci_on_the_same_scores() -> None:
     assert p_value([0.5, -0.5, 2.0], 0.5) == 2 / 4  # only 2.0 is strictly above: (1 + 1) / (3 + 1)
 
 
+@pytest.mark.slow
 @needs_numpy
 def test_confidence_is_sacrebleus_to_the_last_digit() -> None:
     """SIG-BOOTSTRAP: the same draws (numpy's default_rng(12345)) and arithmetic: the same floats."""

@@ -191,6 +191,13 @@ def test_explain_under_nltk_shows_nltks_own_modified_precision(
         assert "undefined" not in block.split("as these options compute it")[-1]
 
 
+def test_an_early_return_says_the_order_is_not_reached(capsys: pytest.CaptureFixture[str]) -> None:
+    """Hand computed: "a b" against "c d" matches nothing; sacrebleu returns 0 before smoothing (EC-016)."""
+    assert main(["explain", "--profile", "sacrebleu", "a b", "c d"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("not reached: BLEU is 0 first (early_return=no-match, EC-016)") == 4
+
+
 def test_an_undefined_order_says_what_the_options_make_of_it(capsys: pytest.CaptureFixture[str]) -> None:
     """Hand computed: "the cat" has no 3-grams; the paper's default counts 0/0 as p_3 = 0 (EC-003),
     effective order drops the order (weight 0), sacrebleu takes log 0 as -9999999999 (EC-002)."""
