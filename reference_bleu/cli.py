@@ -767,6 +767,7 @@ def _sentence_level(args: argparse.Namespace, profile: Profile | None) -> int:
         # sacrebleu sets effective order for -sl even under add-k, where it changes no number (0/0 is k/k)
         signature = form.signature(replace(options, effective_order=True), text, nrefs, args.short)
         print(form.sentences([form.score(s, options) for s in segments], rendering, signature))
+        sys.stdout.write(form.epilogue(rendering))
         return 0
     scores = [_with_profile(score_segments([statistics], options), args, profile) for statistics in segments]
     if _output(args, None) == "json":
@@ -828,6 +829,7 @@ def _score(args: argparse.Namespace) -> int:
                 segments=segments,
             )
         )
+        sys.stdout.write(form.epilogue(_rendering(args, form, options)))
         return 0
     rows = [
         Row(name, _with_profile(score_segments(s, options), args, profile), count)

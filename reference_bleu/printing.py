@@ -141,6 +141,11 @@ class SacrebleuForm:
         }
         return "|".join(f"{_SIGNATURE_KEYS[k] if short else k}:{v}" for k, v in info.items())
 
+    def epilogue(self, rendering: Rendering) -> str:
+        """What follows the report: on a terminal with colours, colorama's reset at exit
+        (``colorama.initialise.reset_all``, registered by sacrebleu.py:237's ``colorama.init()``)."""
+        return _RESET if rendering.colors else ""
+
     def score(self, stats: Statistics, options: BleuOptions) -> SacrebleuScore:
         """sacrebleu's score of summed statistics (its arithmetic: CONV-ARITH within 1e-13)."""
         return sacrebleu_compute_bleu(sacrebleu_row(stats, options.max_order), options)

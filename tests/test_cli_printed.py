@@ -213,3 +213,52 @@ def test_a_missing_extra_is_one_line_naming_it(
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1, err
     assert extra in err[0]
+
+
+def _on_a_terminal(module: str, args: list[str], env: dict[str, str]) -> bytes:
+    """Standard output of ``python -m module args`` when it is a terminal (a pseudo-terminal)."""
+    pty = pytest.importorskip("pty", reason="a pseudo-terminal needs POSIX")
+    import os  # noqa: PLC0415
+
+    leader, follower = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", module, *args], stdout=follower, stderr=subprocess.DEVNULL, env=env
+    )
+    os.close(follower)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # the terminal closed: the process is done
+            break
+        if not chunk:
+            break
+        out += chunk
+    assert process.wait(timeout=600) == 0
+    os.close(leader)
+    return out
+
+
+@needs_numpy
+@needs_tabulate
+@pytest.mark.parametrize(
+    ("flags", "env", "coloured"),
+    [
+        (["-pbs", "-pbsn", "100", "-f", "text"], {}, True),  # yellow baseline, red p-values, cyan header
+        (["-ci", "-cin", "100", "-f", "text"], {}, True),  # cyan interval
+        ([], {}, True),  # JSON: only colorama's reset at exit
+        (["-pbs", "-pbsn", "100", "-f", "text", "-nc"], {}, False),
+        (["-par", "-parn", "100", "-f", "text"], {"NO_COLOR": "1"}, False),
+    ],
+    ids=["paired table", "interval", "json", "-nc", "NO_COLOR"],
+)
+def test_colours_on_a_terminal(
+    flags: list[str], env: dict[str, str], coloured: bool, files: dict[str, str]
+) -> None:
+    systems = [files[f"40.{s}"] for s in SYSTEMS[:2]] if "-ci" not in flags and flags else []
+    args = [files["40.ref.de"], "-i", *(systems or [files[f"40.{SYSTEMS[0]}"]]), *flags]
+    environment = {**ENV, **env, "TERM": "xterm"}
+    theirs = _on_a_terminal("sacrebleu", args, environment)
+    ours = _on_a_terminal("reference_bleu", ["score", "--profile", "sacrebleu", *args], environment)
+    assert ours == theirs
+    assert (b"\x1b[" in ours) == coloured
