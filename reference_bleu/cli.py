@@ -795,6 +795,20 @@ def _check_score_args(args: argparse.Namespace) -> None:
         raise CliError("--seed must lie in 0..2^64-1 (spec SIG-BOOTSTRAP)")
 
 
+def _distinct_systems(systems: list[System], paired: bool) -> list[System]:
+    """Systems are named by their files, so a file given twice is an error; in a paired test the
+    baseline given again is skipped, as sacrebleu does (sacrebleu.py:400-412; CLI-SACREBLEU)."""
+    kept: list[System] = []
+    for system in systems:
+        names = [name for name, _, _ in kept]
+        if system[0] in names:
+            if paired and system[0] == names[0]:
+                continue
+            raise CliError(f"{system[0]} is given twice: each -i file names a system (spec CLI-SACREBLEU)")
+        kept.append(system)
+    return kept
+
+
 def _score(args: argparse.Namespace) -> int:
     _check_score_args(args)
     profile = _profile(args)
@@ -805,6 +819,7 @@ def _score(args: argparse.Namespace) -> int:
     options, counting, nrefs, systems = (
         _merged_statistics(args) if args.stats else _file_statistics(args, keep=resampling)
     )
+    systems = _distinct_systems(systems, paired)
     if paired and len(systems) < 2:
         raise CliError(
             "paired tests compare systems: give a baseline and at least one more with -i (spec SIG-PAIRED-BS)"

@@ -132,6 +132,24 @@ def test_paired_tests_json(flags: list[str], files: dict[str, str]) -> None:
 
 
 @needs_numpy
+def test_the_baseline_given_again_is_skipped_in_a_paired_test(files: dict[str, str]) -> None:
+    """sacrebleu.py:400-412: the baseline's file again is ignored (another file twice is an error)."""
+    first, second = (files[f"400.{s}"] for s in SYSTEMS[:2])
+    out = _same([files["400.ref.de"], "-i", first, second, first, "-pbs", "-pbsn", "100"])
+    assert out.count(b'"system"') == 2
+
+
+def test_a_system_given_twice_is_an_error(files: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
+    from reference_bleu.cli import main  # noqa: PLC0415
+
+    first = files[f"400.{SYSTEMS[0]}"]
+    assert main(["score", "-q", files["400.ref.de"], "-i", first, first]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1
+    assert "given twice" in err[0]
+
+
+@needs_numpy
 @needs_tabulate
 @pytest.mark.parametrize(
     "flags",
