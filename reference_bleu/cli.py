@@ -719,7 +719,11 @@ def _sentence_options(args: argparse.Namespace, profile: Profile | None) -> Bleu
 
 
 def _output(args: argparse.Namespace, form: SacrebleuForm | None) -> str:
-    """The format asked for, else the printed form's default (sacrebleu's: json), else text."""
+    """The format asked for, else the printed form's default (sacrebleu's: json), else text; a printed
+    form's environment variable overrides both, as in its tool (SACREBLEU_FORMAT: CLI-PRINTED)."""
+    forced = form.forced_format() if form is not None else None
+    if forced is not None:
+        return forced
     if args.format is not None:
         return str(args.format)
     return form.default_format if form is not None else "text"

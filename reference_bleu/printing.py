@@ -98,6 +98,13 @@ class SacrebleuForm:
     #: ``-f``'s choices and default (sacrebleu.py:199-203).
     formats: tuple[str, ...] = ("json", "text", "latex")
     default_format: str = "json"
+    #: The environment variable that overrides ``-f`` (sacrebleu.py:207-211).
+    format_variable: str = "SACREBLEU_FORMAT"
+
+    def forced_format(self) -> str | None:
+        """The format the environment forces, if it names one of the tool's (lower-cased, as sacrebleu)."""
+        value = os.environ.get(self.format_variable, "").lower()
+        return value if value in self.formats else None
 
     def applies(self, options: BleuOptions, text: Mapping[str, str]) -> bool:
         """Whether sacrebleu computes this point and reads text this way (else it would print other

@@ -50,9 +50,13 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     return paths
 
 
-def _stdout(module: str, args: list[str]) -> bytes:
+def _stdout(module: str, args: list[str], env: dict[str, str] | None = None) -> bytes:
     done = subprocess.run(
-        [sys.executable, "-m", module, *args], capture_output=True, check=False, env=ENV, timeout=600
+        [sys.executable, "-m", module, *args],
+        capture_output=True,
+        check=False,
+        env={**ENV, **(env or {})},
+        timeout=600,
     )
     assert done.returncode == 0, (module, args, done.stderr.decode())
     return done.stdout
@@ -129,6 +133,18 @@ def test_confidence(flags: list[str], files: dict[str, str]) -> None:
 def test_paired_tests_json(flags: list[str], files: dict[str, str]) -> None:
     out = _same([files["400.ref.de"], "-i", *(files[f"400.{s}"] for s in SYSTEMS), *flags])
     assert b'"p_value": 0.' in out
+
+
+@pytest.mark.parametrize("value", ["TEXT", "json", "markdown"])
+def test_sacrebleu_format_in_the_environment_overrides_f_as_in_sacrebleu(
+    value: str, files: dict[str, str]
+) -> None:
+    """sacrebleu.py:207-211: SACREBLEU_FORMAT, lower-cased, wins over -f when it names a format."""
+    args = [files["400.ref.de"], "-i", files[f"400.{SYSTEMS[0]}"], "-f", "json"]
+    theirs = _stdout("sacrebleu", args, {"SACREBLEU_FORMAT": value})
+    ours = _stdout("reference_bleu", ["score", "--profile", "sacrebleu", *args], {"SACREBLEU_FORMAT": value})
+    assert ours == theirs
+    assert ours.startswith(b"{") == (value != "TEXT")
 
 
 @needs_numpy
