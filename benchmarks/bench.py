@@ -255,7 +255,7 @@ def table_million() -> None:
         hyp, ref = million_lines(Path(folder))
         rows = {}
         for jobs in (1, 2):
-            command = [*tool_command("reference-bleu"), "score", "-q", "-tok", "13a", "-j", str(jobs)]
+            command = [*tool_command("reference-bleu"), "score", "-q", "-tok", "13a", "--jobs", str(jobs)]
             rows[jobs] = row = whole([*command, "-r", ref, "-i", hyp])
             print(
                 f"| {jobs} | {row['cpu']:.1f} | {row['wall']:.1f} | {ratio(row['wall'], rows[1]['wall'])} "

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, NoReturn, get_args
 
-from reference_bleu.api import BleuResult, needs_segments, score_segments
+from reference_bleu.api import BleuResult, conventional_total, needs_segments, score_segments
 from reference_bleu.errors import BleuError
 from reference_bleu.explain import explain
 from reference_bleu.files import (
@@ -26,6 +26,7 @@ from reference_bleu.files import (
     statistics_document,
     systems_statistics,
 )
+from reference_bleu.flags import SENTENCEPIECE_TOKENIZERS, refuse_sentencepiece, sacrebleu_flags
 from reference_bleu.inputs import EMPTY_CANDIDATE_RULES, EMPTY_REFERENCE_RULES
 from reference_bleu.length import REF_LENGTH_RULES
 from reference_bleu.options import (
@@ -41,6 +42,7 @@ from reference_bleu.options import (
     ZeroPrecision,
     make_options,
 )
+from reference_bleu.printing import Rendering, Resampling, SacrebleuForm, colors_on, printed_form
 from reference_bleu.profiles import (
     PROFILES,
     Profile,
@@ -56,9 +58,11 @@ from reference_bleu.significance import (
     MAX_SAMPLES,
     PAIRED_AR_SAMPLES,
     PAIRED_BS_SAMPLES,
+    Interval,
+    PairedTests,
     bootstrap_interval,
-    paired_bootstrap,
-    paired_randomization,
+    paired_bootstrap_tests,
+    paired_randomization_tests,
 )
 from reference_bleu.smoothing import SMOOTHING_METHODS
 from reference_bleu.statistics import MAX_STATISTICS_ORDERS, Statistics
@@ -240,7 +244,7 @@ def _text_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--tokenize",
         "-tok",
-        choices=[*TOKENIZERS, *SGML_TOKENIZERS, *MECAB_TOKENIZERS],
+        choices=[*TOKENIZERS, *SGML_TOKENIZERS, *MECAB_TOKENIZERS, *SENTENCEPIECE_TOKENIZERS],
         default=None,
         help="tokenizer: none splits on whitespace (the default); 13a is sacrebleu's and mteval's (TOK-13A)",
     )
@@ -301,20 +305,43 @@ def _input_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"longest line accepted (default {MAX_LINE_BYTES}); a longer one is an error",
     )
     group.add_argument(
-        "--jobs", "-j", type=int, default=1, help="processes counting n-grams (1; at most the number of CPUs)"
+        "--jobs",
+        type=int,
+        default=1,
+        help="processes counting n-grams (1; at most the number of CPUs); sacrebleu's -j is --paired-jobs",
     )
     group.add_argument(
         "--quiet", "-q", action="store_true", help="no progress, notes or warnings on standard error"
     )
 
 
+#: Flags that are a parameter of the profile's family (sacrebleu's ``-s`` is ``sacrebleu[smooth=...]``):
+#: under a profile with a tool's printed form they re-resolve the profile, so that the tool's own rules
+#: for that value apply (sacrebleu's add-k also makes 0/0 k/k: CLI-PRINTED).
+_FAMILY_PARAMETERS = {"smoothing": "smooth"}
+
+
 def _profile(args: argparse.Namespace) -> Profile | None:
     name = getattr(args, "profile", None)
-    return None if name is None else resolve(name)
+    if name is None:
+        return None
+    profile = resolve(name)
+    for dest, parameter in _FAMILY_PARAMETERS.items():
+        value = getattr(args, dest, None)
+        if value is None or printed_form(profile) is None:
+            continue
+        family, _, inside = name.strip().partition("[")
+        params = [p for p in inside.rstrip("]").split(",") if p and not p.startswith(f"{parameter}=")]
+        try:
+            profile = resolve(f"{family}[{','.join([*params, f'{parameter}={value}'])}]")
+        except BleuError:
+            continue  # not a value of the family: the flag overrides the option alone
+    return profile
 
 
 def _text(args: argparse.Namespace) -> dict[str, str]:
     """The text conventions: the flags given, else the profile's, else the paper's (str.split)."""
+    refuse_sentencepiece(getattr(args, "tokenize", None))
     profile = _profile(args)
     base = profile.text if profile else PAPER_TEXT
     given = {k: getattr(args, k) for k in base if getattr(args, k, None) is not None}
@@ -334,7 +361,12 @@ def _options(args: argparse.Namespace, ref_length: str | None = None) -> BleuOpt
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line (the CLI's exit 2), never the usage text (CLI)."""
+    """argparse, but a usage error is one line (the CLI's exit 2), never the usage text, and no flag
+    is ever abbreviated (``-l`` is not ``-lc``: CLI-SACREBLEU)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["allow_abbrev"] = False
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         raise CliError(f"{message} ({self.prog} -h for help)")
@@ -369,11 +401,25 @@ def _score_parser(commands: Any) -> None:
     )
     out = score.add_argument_group("output (spec CLI-OUTPUT)")
     out.add_argument(
-        "--format", "-f", choices=FORMATS, default="text", help="text (default), json, markdown or latex"
+        "--format",
+        "-f",
+        choices=FORMATS,
+        default=None,
+        help="text (the default), json, markdown or latex; a profile with a tool's printed form prints "
+        "that tool's layout and default (sacrebleu: json; spec CLI-PRINTED)",
     )
     out.add_argument("--json", dest="format", action="store_const", const="json", help="the same as -f json")
     out.add_argument(
         "--score-only", "-b", action="store_true", help="print the score only, one line per system"
+    )
+    out.add_argument(
+        "--short", "-sh", action="store_true", help="sacrebleu's short signature (in its printed form)"
+    )
+    out.add_argument(
+        "--no-color", "-nc", action="store_true", help="no colours in a tool's printed form (as NO_COLOR)"
+    )
+    out.add_argument(
+        "--version", "-V", action="version", version=f"reference-bleu {VERSION}", help="the version, and exit"
     )
     out.add_argument(
         "--sentence-level",
@@ -419,6 +465,15 @@ def _score_parser(commands: Any) -> None:
         help="randomization trials of the paired test (10000)",
     )
     sig.add_argument(
+        "--paired-jobs",
+        "-j",
+        type=int,
+        default=1,
+        metavar="N",
+        help="sacrebleu's workers for the paired tests: accepted; the tests run in one process here, "
+        "with the same numbers (counting processes: --jobs)",
+    )
+    sig.add_argument(
         "--seed",
         type=int,
         default=DEFAULT_SEED,
@@ -427,6 +482,7 @@ def _score_parser(commands: Any) -> None:
     _text_arguments(score)
     _input_arguments(score)
     _option_arguments(score)
+    sacrebleu_flags(score)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -653,27 +709,6 @@ def _notice(args: argparse.Namespace) -> None:
         )
 
 
-def _sacrebleu_signature(
-    args: argparse.Namespace, profile: Profile | None, options: BleuOptions, nrefs: int
-) -> str:
-    """sacrebleu's own signature of the same computation, when the profile is sacrebleu's (CLI-SACREBLEU)."""
-    if profile is None or profile.tool != "sacrebleu":
-        return ""
-    text = _text(args)
-    smooth = options.smoothing
-    if smooth in ("floor", "add-k"):
-        value = (
-            options.smoothing_value
-            if options.smoothing_value is not None
-            else SMOOTHING_METHODS[smooth].default
-        )
-        smooth += f"[{float(value or 0):.2f}]"
-    case = "lc" if text["lowercase"] != "none" else "mixed"
-    eff = "yes" if options.effective_order else "no"
-    tok = text["tokenize"]
-    return f"nrefs:{nrefs}|case:{case}|eff:{eff}|tok:{tok}|smooth:{smooth}|version:{profile.version}"
-
-
 def _sentence_options(args: argparse.Namespace, profile: Profile | None) -> BleuOptions:
     """-sl: sacrebleu turns effective order on for sentence scores (sacrebleu.py:446); so does its profile."""
     options = _options(args)
@@ -681,6 +716,38 @@ def _sentence_options(args: argparse.Namespace, profile: Profile | None) -> Bleu
     if sacrebleu and args.effective_order is None and options.smoothing != "add-k":
         options = replace(options, effective_order=True)
     return options
+
+
+def _output(args: argparse.Namespace, form: SacrebleuForm | None) -> str:
+    """The format asked for, else the printed form's default (sacrebleu's: json), else text; a printed
+    form's environment variable overrides both, as in its tool (SACREBLEU_FORMAT: CLI-PRINTED)."""
+    forced = form.forced_format() if form is not None else None
+    if forced is not None:
+        return forced
+    if args.format is not None:
+        return str(args.format)
+    return form.default_format if form is not None else "text"
+
+
+def _rendering(args: argparse.Namespace, form: SacrebleuForm, options: BleuOptions) -> Rendering:
+    width = options.round_digits if options.round_digits is not None else 1
+    return Rendering(_output(args, form), args.score_only, width, args.short, colors_on(args.no_color))
+
+
+def _counted_text(counting: Counting) -> dict[str, str]:
+    """The text conventions the statistics were counted with (a statistics file's, under --stats)."""
+    return {name: str(getattr(counting, name)) for name in PAPER_TEXT}
+
+
+def _tool_form(
+    args: argparse.Namespace, profile: Profile | None, options: BleuOptions, text: dict[str, str]
+) -> SacrebleuForm | None:
+    """The profile's printed form, when it prints this format and its tool computes these options
+    on text read this way."""
+    form = printed_form(profile)
+    if form is None or _output(args, form) not in form.formats or not form.applies(options, text):
+        return None
+    return form
 
 
 def _sentence_level(args: argparse.Namespace, profile: Profile | None) -> int:
@@ -697,8 +764,17 @@ def _sentence_level(args: argparse.Namespace, profile: Profile | None) -> int:
     options, counting, nrefs, [(_, segments, _)] = _file_statistics(
         args, keep=True, options=_sentence_options(args, profile)
     )
+    text = _counted_text(counting)
+    form = _tool_form(args, profile, options, text)
+    if form is not None:
+        rendering = _rendering(args, form, options)
+        # sacrebleu sets effective order for -sl even under add-k, where it changes no number (0/0 is k/k)
+        signature = form.signature(replace(options, effective_order=True), text, nrefs, args.short)
+        print(form.sentences([form.score(s, options) for s in segments], rendering, signature))
+        sys.stdout.write(form.epilogue(rendering))
+        return 0
     scores = [_with_profile(score_segments([statistics], options), args, profile) for statistics in segments]
-    if args.format == "json":
+    if _output(args, None) == "json":
         signature = _signature(nrefs, counting, scores[0])
         print(json.dumps({"signature": signature, "scores": [r.reported_text for r in scores]}))
     else:
@@ -723,47 +799,123 @@ def _check_score_args(args: argparse.Namespace) -> None:
         raise CliError("--seed must lie in 0..2^64-1 (spec SIG-BOOTSTRAP)")
 
 
+def _distinct_systems(systems: list[System], paired: bool) -> list[System]:
+    """Systems are named by their files, so a file given twice is an error; in a paired test the
+    baseline given again is skipped, as sacrebleu does (sacrebleu.py:400-412; CLI-SACREBLEU)."""
+    kept: list[System] = []
+    for system in systems:
+        names = [name for name, _, _ in kept]
+        if system[0] in names:
+            if paired and system[0] == names[0]:
+                continue
+            raise CliError(f"{system[0]} is given twice: each -i file names a system (spec CLI-SACREBLEU)")
+        kept.append(system)
+    return kept
+
+
 def _score(args: argparse.Namespace) -> int:
     _check_score_args(args)
     profile = _profile(args)
     if args.sentence_level:
         return _sentence_level(args, profile)
-    resampling = args.confidence or args.paired_bs or args.paired_ar
+    paired = args.paired_bs or args.paired_ar
+    resampling = args.confidence or paired
     options, counting, nrefs, systems = (
         _merged_statistics(args) if args.stats else _file_statistics(args, keep=resampling)
     )
-    if (args.paired_bs or args.paired_ar) and len(systems) < 2:
+    systems = _distinct_systems(systems, paired)
+    if paired and len(systems) < 2:
         raise CliError(
             "paired tests compare systems: give a baseline and at least one more with -i (spec SIG-PAIRED-BS)"
         )
-    if args.confidence and len(systems) > 1 and not args.paired_ar and not args.paired_bs:
+    if args.confidence and len(systems) > 1:
         raise CliError(
-            "--confidence scores one system; for several use --paired-bs or --paired-ar (spec SIG-BOOTSTRAP)"
+            "--confidence scores one system; for several use --paired-bs (each system's interval) or "
+            "--paired-ar, as sacrebleu (spec SIG-BOOTSTRAP)"
         )
+    segments = [s for _, s, _ in systems]
+    text = _counted_text(counting)
+    form = _tool_form(args, profile, options, text)
+    if form is not None:
+        print(
+            _tool_report(
+                args,
+                form,
+                options=options,
+                text=text,
+                nrefs=nrefs,
+                names=[n for n, _, _ in systems],
+                segments=segments,
+            )
+        )
+        sys.stdout.write(form.epilogue(_rendering(args, form, options)))
+        return 0
     rows = [
-        Row(name, _with_profile(score_segments(segments, options), args, profile), count)
-        for name, segments, count in systems
+        Row(name, _with_profile(score_segments(s, options), args, profile), count)
+        for name, s, count in systems
     ]
-    rows = _resampled(args, rows, [segments for _, segments, _ in systems], options)
+    rows = _resampled(args, rows, segments, options)
     signature = _signature(nrefs, counting, rows[0].result)
-    extra: dict[str, Any] = {}
-    theirs = _sacrebleu_signature(args, profile, options, nrefs)
-    if theirs and resampling:
-        kind = "ar" if args.paired_ar else "bs"
-        samples = (
-            args.paired_ar_n if args.paired_ar else args.paired_bs_n if args.paired_bs else args.confidence_n
-        )
-        theirs = theirs.replace("|case:", f"|{kind}:{samples}|seed:{args.seed}|case:", 1)
-    if theirs:
-        extra["sacrebleu_signature"] = theirs
-    if resampling:
-        extra["seed"] = args.seed
-    text = render(rows, signature, args.format, args.score_only, extra)
+    extra: dict[str, Any] = {"seed": args.seed} if resampling else {}
+    report = render(rows, signature, _output(args, None), args.score_only, extra)
     _notice(args)
-    if theirs and args.format != "json" and not args.score_only:
-        text += f"\nsacrebleu signature: {theirs}"
-    print(text)
+    print(report)
     return 0
+
+
+def _tool_report(
+    args: argparse.Namespace,
+    form: SacrebleuForm,
+    *,
+    options: BleuOptions,
+    text: dict[str, str],
+    nrefs: int,
+    names: list[str],
+    segments: list[list[Statistics]],
+) -> str:
+    """The tool's own report of these systems, in its printed form (CLI-PRINTED)."""
+    rendering = _rendering(args, form, options)
+    scores = [form.score(conventional_total(s, options), options) for s in segments]
+    if args.paired_bs or args.paired_ar:
+        kind = "bs" if args.paired_bs else "ar"
+        samples = args.paired_bs_n if args.paired_bs else args.paired_ar_n
+        paired = Resampling(kind, samples, args.seed)
+        tests = _paired_tests(args, segments, options)
+        return form.paired(
+            names, tests, rendering, form.signature(options, text, nrefs, args.short, paired), paired
+        )
+    if len(segments) > 1:
+        return form.systems(names, scores, rendering, form.signature(options, text, nrefs, args.short))
+    estimate: Interval | None = None
+    test: Resampling | None = None
+    if args.confidence and args.confidence_n > 1:  # sacrebleu resamples when n_bootstrap > 1 (base.py:445)
+        estimate = bootstrap_interval(segments[0], options, args.confidence_n, args.seed)
+        test = Resampling("bs", args.confidence_n, args.seed)
+    short = args.short and rendering.output != "json"
+    return form.single(scores[0], rendering, form.signature(options, text, nrefs, short, test), estimate)
+
+
+def _paired_tests(
+    args: argparse.Namespace, segments: list[list[Statistics]], options: BleuOptions
+) -> PairedTests:
+    """SIG-PAIRED-BS or SIG-PAIRED-AR of every system against the first, with progress on standard error."""
+    progress = None
+    if not args.quiet and sys.stderr.isatty():
+
+        def progress(done: int, total: int) -> None:
+            print(f"\rpaired test: system {done} of {total}", end="", file=sys.stderr, flush=True)
+
+    if args.paired_bs:
+        tests = paired_bootstrap_tests(
+            segments[0], segments[1:], options, samples=args.paired_bs_n, seed=args.seed, progress=progress
+        )
+    else:
+        tests = paired_randomization_tests(
+            segments[0], segments[1:], options, samples=args.paired_ar_n, seed=args.seed, progress=progress
+        )
+    if progress is not None:
+        print(file=sys.stderr)
+    return tests
 
 
 def _resampled(
@@ -771,27 +923,10 @@ def _resampled(
 ) -> list[Row]:
     """The rows with their bootstrap intervals and paired p-values, as asked (SIG-*)."""
     if args.paired_bs or args.paired_ar:
-        out = [
-            replace(
-                rows[0],
-                interval=bootstrap_interval(segments[0], options, args.confidence_n, args.seed)
-                if args.confidence or args.paired_bs
-                else None,
-            )
-        ]
-        for row, system in zip(rows[1:], segments[1:], strict=True):
-            if args.paired_bs:
-                paired = paired_bootstrap(segments[0], system, options, args.paired_bs_n, args.seed)
-            else:
-                paired = paired_randomization(
-                    segments[0],
-                    system,
-                    options,
-                    samples=args.paired_ar_n,
-                    seed=args.seed,
-                    confidence_samples=args.confidence_n if args.confidence else 0,
-                )
-            out.append(replace(row, p_value=paired.p_value, interval=paired.interval))
+        tests = _paired_tests(args, segments, options)
+        out = [replace(rows[0], interval=tests.baseline_interval)]
+        for row, result in zip(rows[1:], tests.systems, strict=True):
+            out.append(replace(row, p_value=result.p_value, interval=result.interval))
         return out
     if args.confidence:
         return [

@@ -817,22 +817,28 @@ def axis_values(profile: Profile) -> dict[str, str]:
     return {**text, "case_order": profile.case_order, "split": profile.split, **option_axes(profile.options)}
 
 
-def profile_table(profiles: list[Profile]) -> str:
-    """A Markdown table: one row per profile, one column per axis; ``paper``'s value shown as ``.``."""
+def profile_table(profiles: list[Profile], width: int = 100) -> str:
+    """Every profile, one entry each within ``width`` columns: ``paper``'s value on every axis, then
+    each other profile's tool and the axes where it differs from ``paper`` (``axis=value``)."""
+    import textwrap  # noqa: PLC0415 -- only this listing wraps
+
     paper = axis_values(resolve("paper"))
-    header = ["profile", *paper]
-    rows = [header, ["---"] * len(header)]
+    lines = []
     for profile in profiles:
         values = axis_values(profile)
-        cells = [v if profile.name == "paper" or v != paper[k] else "." for k, v in values.items()]
-        rows.append([profile.name, *cells])
-    lines = ["| " + " | ".join(row) + " |" for row in rows]
+        shown = [f"{k}={v}" for k, v in values.items() if profile.name == "paper" or v != paper[k]]
+        head = f"{profile.name} ({profile.tool} {profile.version}):"
+        body = " ".join(shown) if shown else "as paper"
+        lines += textwrap.wrap(
+            f"{head} {body}", width, subsequent_indent="    ", break_on_hyphens=False, break_long_words=False
+        )
     params = [
         f"{name}[{','.join([*f.parameters, *f.numeric])}]"
         for name, f in PROFILES.items()
         if f.parameters or f.numeric
     ]
-    return "\n".join([*lines, "", "parameters: " + "; ".join(params)])
+    lines += ["", *textwrap.wrap("parameters: " + "; ".join(params), width, subsequent_indent="    ")]
+    return "\n".join(lines)
 
 
 def describe_profile(profile: Profile) -> str:

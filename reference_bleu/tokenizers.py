@@ -478,6 +478,12 @@ def _mecab_tagger(name: str) -> Any:
     return tagger
 
 
+def mecab_version(name: str) -> str:
+    """The version the loaded MeCab reports (``Tagger.version()``, e.g. ``0.996``), which sacrebleu's
+    signature names (tokenizer_ja_mecab.py:45-52; spec TOK-MECAB)."""
+    return str(_mecab_tagger(name).version())
+
+
 def mecab_tokenizer(name: str) -> Callable[[str], str]:
     """TOK-MECAB. ``ja-mecab`` or ``ko-mecab``: the line stripped, MeCab's wakati output, stripped.
 

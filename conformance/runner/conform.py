@@ -38,6 +38,7 @@ from conformance.runner.fingerprint import BY_ID as FINGERPRINT_POINTS
 from conformance.runner.fingerprint import fingerprint
 from conformance.runner.judge import Judge
 from conformance.runner.judge.base import Check
+from conformance.runner.legend import LEGEND, explain_id, fitted, legend, table
 from conformance.runner.protocol import MAX_DIGITS
 from reference_bleu.errors import BleuError
 from reference_bleu.options import VERSION
@@ -281,7 +282,8 @@ def _cell(check: Check | None) -> str:
     divergences = [d for d in check.explained_by if d.startswith("DIV-")]
     why = f" ({', '.join(divergences)})" if divergences else ""
     if check.id.startswith("FP-") and check.status != "fail":
-        return f"{mark}: {check.detail.split(' (equally')[0]}{why}"
+        # the convention's name; what it means is --explain's and the details' (CONF-REPORT)
+        return f"{mark}: {check.detail.split(' (equally')[0].split(': ')[0]}{why}"
     return mark + why
 
 
@@ -306,7 +308,7 @@ def _rows(reports: list[TargetReport]) -> list[str]:
 
 
 def matrix(reports: list[TargetReport], markdown: bool) -> str:
-    """Checks as rows, targets as columns."""
+    """Checks as rows, targets as columns, within 100 columns; the legend under it (CONF-REPORT)."""
     header = ["check", *(r.name for r in reports)]
     body = []
     for ident in _rows(reports):
@@ -320,13 +322,10 @@ def matrix(reports: list[TargetReport], markdown: bool) -> str:
         ]
         lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in body]
     else:
-        widths = [max(len(row[k]) for row in [header, *body]) for k in range(len(header))]
-        lines = [
-            "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
-            for row in [header, *body]
-        ]
-    notes = [f"{r.name}: {r.unavailable}" for r in reports if not r.available]
-    return "\n".join(lines + (["", *notes] if notes else []))
+        lines = table([header, *body])  # cells wrapped to 100 columns
+    notes = [fitted(f"{r.name}: {r.unavailable}") for r in reports if not r.available]
+    key = legend() if not markdown else [f"- {paragraph}" for paragraph in LEGEND]
+    return "\n".join(lines + (["", *notes] if notes else []) + ["", *key])
 
 
 #: Longest counterexample a report line shows; a longer one is abbreviated, never cut mid-structure.
@@ -446,7 +445,9 @@ def _short(answer: float | str) -> str:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="reference-bleu conform", description="validate a BLEU implementation against the spec"
+        prog="reference-bleu conform",
+        description="validate a BLEU implementation against the spec",
+        allow_abbrev=False,  # no flag by a prefix (spec CLI-SACREBLEU)
     )
     parser.add_argument(
         "--target",
@@ -534,6 +535,12 @@ def _parser() -> argparse.ArgumentParser:
     out.add_argument("--json", action="store_true", help="the JSON report")
     out.add_argument("--markdown", action="store_true", help="the report as Markdown")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress on standard error")
+    parser.add_argument(
+        "--explain",
+        metavar="ID",
+        default=None,
+        help="what an ID of a report means (a check, a fingerprint point, a spec ID), and exit",
+    )
     return parser
 
 
@@ -581,6 +588,19 @@ class RunnerUsageError(Exception):
     """A bad option of ``conform`` (exit 2, one line)."""
 
 
+def _explain(ident: str) -> int:
+    """``--explain ID``: the meaning of an ID of a report, or exit 2 when nothing names it."""
+    meaning = explain_id(ident)
+    if meaning is None:
+        print(
+            f"reference-bleu conform: no check, point or spec ID {ident!r} (spec CONF-REPORT)",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    print(meaning)
+    return EXIT_OK
+
+
 def main(argv: list[str]) -> int:
     """Run the checks; print the report; exit 0, 1, 2 or 3 (spec CONF-RUNNER, CONF-VERDICT)."""
     parser = _parser()
@@ -588,6 +608,8 @@ def main(argv: list[str]) -> int:
         args = parser.parse_args(argv)
     except SystemExit as stop:
         return EXIT_USAGE if stop.code else EXIT_OK
+    if args.explain is not None:
+        return _explain(args.explain)
     try:
         settings = _settings(args)
         jobs: list[tuple[str, list[str]]] = [(t, python_command(t, args.input)) for t in args.target]
@@ -612,7 +634,8 @@ def main(argv: list[str]) -> int:
         for report in reports:
             if report.available and not report.conformant:
                 print()
-                print(details(report, args.markdown))
+                text = details(report, args.markdown)
+                print(text if args.markdown else fitted(text))  # within 100 columns (CONF-REPORT)
     if any(r.runner_error for r in reports):
         return EXIT_RUNNER
     return EXIT_OK if all(r.conformant for r in reports if r.available) else EXIT_NOT_CONFORMANT
