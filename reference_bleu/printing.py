@@ -91,7 +91,10 @@ def colors_on(no_color: bool) -> bool:
 
 @dataclass(frozen=True)
 class SacrebleuForm:
-    """sacrebleu 2.6.0's command line output (sacrebleu.py:425-560, utils.py:51-226, metrics/base.py)."""
+    """sacrebleu 2.6.0's command line output (spec CLI-SACREBLEU, CLI-PRINTED).
+
+    From sacrebleu.py:425-560, utils.py:51-226 and metrics/base.py.
+    """
 
     tool: str = "sacrebleu"
     version: str = "2.6.0"
