@@ -110,7 +110,7 @@ class Conventions:
         if self.fingerprint == other.fingerprint:
             return None
         mine, theirs = self.description(), other.description()
-        for name in sorted(set(mine) | set(theirs)):
+        for name in ["input", *sorted(set(mine) | set(theirs))]:
             if mine.get(name) != theirs.get(name):
                 return f"{name} is {mine.get(name, 'absent')!r} here and {theirs.get(name, 'absent')!r} there"
         return "the fingerprints differ"  # pragma: no cover -- equal descriptions give equal digests
