@@ -226,7 +226,9 @@ def corpus_bleu(hypotheses: Any, references: Any, profile: str | None = None, **
     ):
         if not isinstance(references, Sequence) or isinstance(references, str):
             raise BleuInputError("BLEU-INPUT", "references must be a sequence, one entry per hypothesis")
-        hypotheses, references = tokenized_corpus(hypotheses, references, text_conventions(chosen, given_text))
+        hypotheses, references = tokenized_corpus(
+            hypotheses, references, text_conventions(chosen, given_text)
+        )
     elif given_text and not isinstance(hypotheses, str | bytes):
         raise BleuInputError(
             "API-TEXT", f"{', '.join(given_text)} applies to lines of text; the hypotheses are not text"

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from functools import cached_property
@@ -129,7 +129,9 @@ class Conventions:
     def from_description(cls, described: Mapping[str, Any]) -> Conventions:
         """The conventions :meth:`description` describes (BleuInputError naming NUM-PARTIAL otherwise)."""
         if not isinstance(described, Mapping) or described.get("input") not in ("text", "tokens"):
-            raise BleuInputError("NUM-PARTIAL", "the conventions must say whether the input is text or tokens")
+            raise BleuInputError(
+                "NUM-PARTIAL", "the conventions must say whether the input is text or tokens"
+            )
         text = described["input"] == "text"
         text_options = {name: described.get(name) for name in TEXT_OPTIONS} if text else {}
         options = {name: described[name] for name in OPTION_NAMES if name in described}
@@ -148,7 +150,8 @@ def make_conventions(profile: str | None = None, *, text: bool = True, **options
 
     >>> make_conventions("sacrebleu").counting.tokenize
     '13a'
-    >>> make_conventions("sacrebleu", tokenize="intl").fingerprint != make_conventions("sacrebleu").fingerprint
+    >>> intl = make_conventions("sacrebleu", tokenize="intl")
+    >>> intl.fingerprint != make_conventions("sacrebleu").fingerprint
     True
     """
     given_text, rest = split_text_options(options)
@@ -231,7 +234,10 @@ class Partial:
                 "NUM-PARTIAL", f"cannot add statistics counted or scored under other conventions: {differs}"
             )
         conventions = self.conventions
-        if (conventions.profile, conventions.overridden) != (other.conventions.profile, other.conventions.overridden):
+        if (conventions.profile, conventions.overridden) != (
+            other.conventions.profile,
+            other.conventions.overridden,
+        ):
             conventions = replace(conventions, profile=None, overridden=())
         return Partial(
             conventions,
@@ -267,6 +273,8 @@ class Partial:
             "format_version": PARTIAL_FORMAT_VERSION,
             "conventions": self.conventions.description(),
             "fingerprint": self.fingerprint,
+            "profile": self.conventions.profile,
+            "overridden": list(self.conventions.overridden),
             "segments": self.segments,
             "matches": list(self.matches),
             "totals": list(self.totals),
@@ -287,16 +295,20 @@ class Partial:
             raise BleuInputError("NUM-PARTIAL", f"not a {PARTIAL_FORMAT} document")
         if document.get("format_version") != PARTIAL_FORMAT_VERSION:
             raise BleuInputError("NUM-PARTIAL", f"{PARTIAL_FORMAT} version {PARTIAL_FORMAT_VERSION} expected")
-        conventions = Conventions.from_description(document.get("conventions"))
+        conventions = Conventions.from_description(document.get("conventions", {}))
         if document.get("fingerprint") != conventions.fingerprint:
             raise BleuInputError("NUM-PARTIAL", "the fingerprint does not match the conventions written")
+        profile, overridden = document.get("profile"), document.get("overridden", [])
+        if not (profile is None or isinstance(profile, str)) or not isinstance(overridden, list):
+            raise BleuInputError("NUM-PARTIAL", "'profile' must be a name or null, 'overridden' a list")
+        conventions = replace(conventions, profile=profile, overridden=tuple(map(str, overridden)))
         orders = conventions.orders
-        lists = {key: document.get(key) for key in ("matches", "totals", "ref_sums")}
-        for key, value in lists.items():
+        lists: dict[str, list[int]] = {}
+        for key in ("matches", "totals", "ref_sums"):
+            value = document.get(key)
             if not isinstance(value, list) or not value:
                 raise BleuInputError("NUM-PARTIAL", f"{key} must be a non-empty list of counts")
-            for k, x in enumerate(value):
-                _count(x, f"{key}[{k}]")
+            lists[key] = [_count(x, f"{key}[{k}]") for k, x in enumerate(value)]
         if len(lists["matches"]) != orders or len(lists["totals"]) != orders:
             raise BleuInputError("NUM-PARTIAL", f"matches and totals need {orders} orders")
         if conventions.options.ref_length != "average" and len(lists["ref_sums"]) != 1:
@@ -305,7 +317,7 @@ class Partial:
         if conventions.keeps_segments:
             raw = document.get("kept")
             if not isinstance(raw, list):
-                raise BleuInputError("NUM-PARTIAL", "these conventions need each segment's statistics ('kept')")
+                raise BleuInputError("NUM-PARTIAL", "these conventions need each segment ('kept')")
             kept = tuple(Statistics.from_json(s) for s in raw)
         partial = cls(
             conventions,
@@ -358,12 +370,13 @@ class Partial:
         values = [int(v) for v in vector]
         if len(values) != conventions.vector_length:
             raise BleuInputError(
-                "NUM-PARTIAL", f"the vector has {len(values)} slots; these conventions need {conventions.vector_length}"
+                "NUM-PARTIAL",
+                f"the vector has {len(values)} slots; its conventions need {conventions.vector_length}",
             )
         for k, value in enumerate(values):
             _count(value, f"slot {k} of the vector (an overflow wraps to a negative count)")
         if conventions.keeps_segments:
-            raise BleuInputError("NUM-PARTIAL", "these conventions need each segment's statistics, not a vector")
+            raise BleuInputError("NUM-PARTIAL", "these conventions need each segment, not a vector")
         slots, orders = conventions.reference_slots, conventions.orders
         ref_sums = values[2 : 2 + slots]
         while len(ref_sums) > 1 and ref_sums[-1] == 0:
@@ -385,7 +398,7 @@ class Partial:
 
 
 def rows_of(hypotheses: object, references: object) -> list[tuple[object, object]]:
-    """BLEU-INPUT. The rows (hypothesis, references) of a corpus given as two parallel sequences."""
+    """The rows (hypothesis, references) of a corpus given as two parallel sequences (spec BLEU-INPUT)."""
     lists = []
     for value, what in ((hypotheses, "hypotheses"), (references, "references")):
         if isinstance(value, str | bytes) or not isinstance(value, Iterable):
@@ -458,7 +471,8 @@ def partial_statistics(
     """
     into = _Accumulator(conventions)
     options, counting = conventions.options, conventions.counting
-    keep = conventions.keeps_segments or options.ref_length == "average" or options.segment_rules.drops_segments
+    rules = options.segment_rules
+    keep = conventions.keeps_segments or options.ref_length == "average" or rules.drops_segments
     for chunk in _chunks(rows):
         hyps = [h for h, _ in chunk]
         refs = [r for _, r in chunk]
@@ -473,7 +487,7 @@ def partial_statistics(
             references,
             conventions.orders,
             options.ref_length,
-            rules=options.segment_rules,
+            rules=rules,
             keep_segments=keep,
             start=start,
         )
@@ -486,6 +500,26 @@ def partial_statistics(
             into.add(counted[0], len(chunk))
         start += len(chunk)
     return into.partial()
+
+
+def partials_by(
+    rows: Iterable[tuple[Hashable, object, object]], conventions: Conventions
+) -> dict[Hashable, Partial]:
+    """NUM-PARTIAL. The partial of each group of keyed rows ``(key, hypothesis, references)``.
+
+    What a worker of a distributed engine computes for its share of the rows, grouped by any
+    key (system, language pair, domain); the groups' partials from every worker add up to each
+    group's statistics. Rows are numbered within their group in error messages.
+
+    >>> parts = partials_by([("a", ["x"], [["x"]]), ("b", ["y"], [["z"]]), ("a", ["x"], [["y"]])],
+    ...                     make_conventions(text=False, max_order=1))
+    >>> {key: (part.segments, part.matches) for key, part in parts.items()}
+    {'a': (2, (1,)), 'b': (1, (0,))}
+    """
+    groups: dict[Hashable, list[tuple[object, object]]] = {}
+    for key, hypothesis, references in rows:
+        groups.setdefault(key, []).append((hypothesis, references))
+    return {key: partial_statistics(group, conventions) for key, group in groups.items()}
 
 
 # --- the metric object ----------------------------------------------------------------------------

@@ -51,7 +51,7 @@ def text_mode(hypotheses: Sequence[object], named: bool) -> bool:
     >>> text_mode(["the cat"], named=False)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    reference_bleu.errors.BleuInputError: hypothesis 0 is a str (a line of text), not a sequence of tokens: ...
+    reference_bleu.errors.BleuInputError: hypothesis 0 is a str (a line of text), not a sequence of ...
     """
     text = is_text(hypotheses)
     if text and not named:
@@ -98,7 +98,8 @@ def tokenized_corpus(
             lines = [_line(r, f"reference {k} of segment {i}") for k, r in enumerate(segment)]
         else:
             raise BleuInputError(
-                "API-TEXT", f"references of segment {i} must be a line or a list of lines, not {type(segment).__name__}"
+                "API-TEXT",
+                f"references of segment {i} must be a line or a list of lines, not {type(segment).__name__}",
             )
         refs.append([tokenize_line(line, **text) for line in lines])
     return hyps, refs

@@ -10,7 +10,7 @@ import pickle
 from functools import cache
 
 import pytest
-from sacrebleu.metrics.bleu import BLEU as SacreBLEU
+from sacrebleu.metrics.bleu import BLEU as SacreBLEU  # noqa: N811 -- ours is BLEU
 
 from conformance.data import WMT17, read_lines
 from reference_bleu import BLEU, BleuInputError, corpus_bleu, sentence_bleu
@@ -42,7 +42,9 @@ def test_text_gives_sacrebleus_statistics_and_score(name: str, tokenize: str, lo
     assert ours.reported == pytest.approx(expected.score, rel=1e-13)
     assert ours.reported_text == f"{expected.score:.1f}"
     # The same text options without a profile: the paper's scoring of the same statistics.
-    plain = corpus_bleu(hyps, [[r] for r in refs], tokenize=tokenize, lowercase="unicode" if lowercase else "none")
+    plain = corpus_bleu(
+        hyps, [[r] for r in refs], tokenize=tokenize, lowercase="unicode" if lowercase else "none"
+    )
     assert (plain.matches, plain.totals, plain.hyp_len) == (ours.matches, ours.totals, ours.hyp_len)
 
 
@@ -65,13 +67,15 @@ def test_merged_metrics_equal_one_metric_and_survive_pickling() -> None:
     first, second = BLEU(tokenize="intl"), BLEU(tokenize="intl")
     first.update(hyps[:half], refs[:half])
     second.update(hyps[half:], refs[half:])
-    shipped = pickle.loads(pickle.dumps(second))
+    shipped = pickle.loads(pickle.dumps(second))  # noqa: S301 -- our own bytes
     first.merge(shipped)
     whole = BLEU(tokenize="intl")
     whole.update(hyps, refs)
     assert first.state == whole.state
     assert first.compute() == whole.compute()
-    assert all(type(x) is int for x in (*whole.state.matches, *whole.state.totals, whole.state.hyp_len))
+    state = whole.state
+    assert state is not None
+    assert all(type(x) is int for x in (*state.matches, *state.totals, state.hyp_len))
 
 
 def test_sentence_bleu_on_text_gives_sacrebleus_sentence_scores() -> None:
@@ -91,7 +95,9 @@ def test_a_profiles_text_conventions_apply_to_text_and_not_to_tokens() -> None:
     assert (text.matches, text.hyp_len, text.reported_text) == ((4, 3, 2, 1), 4, "100.0")
     # The same profile given tokens scores the tokens as they are: "The" is not "the" and
     # "sat." is not "sat", so only "cat" matches.
-    tokens = corpus_bleu([["The", "cat", "sat."]], [[["the", "cat", "sat", "."]]], profile="sacrebleu[lc=true]")
+    tokens = corpus_bleu(
+        [["The", "cat", "sat."]], [[["the", "cat", "sat", "."]]], profile="sacrebleu[lc=true]"
+    )
     assert tokens.matches == (1, 0, 0, 0)
 
 
