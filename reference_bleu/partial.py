@@ -109,11 +109,15 @@ class Conventions:
         """The first convention on which ``other`` differs, as a phrase; ``None`` when they agree."""
         if self.fingerprint == other.fingerprint:
             return None
-        mine, theirs = self.description(), other.description()
-        for name in ["input", *sorted(set(mine) | set(theirs))]:
-            if mine.get(name) != theirs.get(name):
-                return f"{name} is {mine.get(name, 'absent')!r} here and {theirs.get(name, 'absent')!r} there"
-        return "the fingerprints differ"  # pragma: no cover -- equal descriptions give equal digests
+        return described_difference(self.description(), other.description())
+
+    def check_same(self, other: Conventions) -> None:
+        """BleuInputError naming the first convention that differs, unless the fingerprints are equal."""
+        differs = self.difference(other)
+        if differs is not None:
+            raise BleuInputError(
+                "NUM-PARTIAL", f"cannot add statistics counted or scored under other conventions: {differs}"
+            )
 
     @property
     def reference_slots(self) -> int:
@@ -140,6 +144,14 @@ class Conventions:
         except BleuOptionError as error:
             raise BleuInputError("NUM-PARTIAL", f"the conventions are not valid: {error}") from None
         return made
+
+
+def described_difference(mine: Mapping[str, Any], theirs: Mapping[str, Any]) -> str | None:
+    """The first convention (``input`` first, then by name) on which two descriptions differ, as a phrase."""
+    for name in ["input", *sorted(set(mine) | set(theirs))]:
+        if mine.get(name) != theirs.get(name):
+            return f"{name} is {mine.get(name, 'absent')!r} here and {theirs.get(name, 'absent')!r} there"
+    return None
 
 
 def make_conventions(profile: str | None = None, *, text: bool = True, **options: Any) -> Conventions:
@@ -228,11 +240,7 @@ class Partial:
             return self  # sum() starts from 0
         if not isinstance(other, Partial):
             return NotImplemented
-        differs = self.conventions.difference(other.conventions)
-        if differs is not None:
-            raise BleuInputError(
-                "NUM-PARTIAL", f"cannot add statistics counted or scored under other conventions: {differs}"
-            )
+        self.conventions.check_same(other.conventions)
         conventions = self.conventions
         if (conventions.profile, conventions.overridden) != (
             other.conventions.profile,
@@ -431,16 +439,20 @@ class _Accumulator:
         self.ref_sums = [0]
         self.kept: list[Statistics] | None = [] if conventions.keeps_segments else None
 
-    def add(self, stats: Statistics, segments: int) -> None:
+    def add(self, stats: Statistics, segments: int, ref_sums: Sequence[int] | None = None) -> None:
+        """Add ``segments`` segments' statistics; r as ``ref_sums``, or from one segment's r."""
         self.segments += segments
         self.hyp_len += stats.hyp_len
         for n in range(len(self.matches)):
             self.matches[n] += stats.matches[n]
             self.totals[n] += stats.totals[n]
-        r = Fraction(stats.ref_len)
-        if len(self.ref_sums) < r.denominator:
-            self.ref_sums.extend([0] * (r.denominator - len(self.ref_sums)))
-        self.ref_sums[r.denominator - 1] += r.numerator
+        if ref_sums is None:
+            r = Fraction(stats.ref_len)
+            ref_sums = [0] * (r.denominator - 1) + [r.numerator]
+        if len(self.ref_sums) < len(ref_sums):
+            self.ref_sums.extend([0] * (len(ref_sums) - len(self.ref_sums)))
+        for q, value in enumerate(ref_sums):
+            self.ref_sums[q] += value
 
     def partial(self) -> Partial:
         kept = None if self.kept is None else tuple(self.kept)
@@ -520,6 +532,53 @@ def partials_by(
     for key, hypothesis, references in rows:
         groups.setdefault(key, []).append((hypothesis, references))
     return {key: partial_statistics(group, conventions) for key, group in groups.items()}
+
+
+def indexed_partials(
+    rows: Iterable[tuple[int, object, object]], conventions: Conventions
+) -> list[tuple[int, Partial]]:
+    """NUM-PARTIAL. Each row ``(index, hypothesis, references)`` as its own partial, with its dataset index.
+
+    What a worker sends where a sampler may give it a row twice (PyTorch's DistributedSampler
+    pads the last batch with repeated samples) or where the conventions need each segment:
+    :func:`union_of_indexed` counts every index once, in index order.
+    """
+    indexed = []
+    for index, hypothesis, references in rows:
+        if isinstance(index, bool) or not isinstance(index, int) or index < 0:
+            raise BleuInputError("NUM-PARTIAL", f"a dataset index must be an int >= 0, got {index!r:.40}")
+        indexed.append((index, partial_statistics([(hypothesis, references)], conventions, start=index)))
+    return indexed
+
+
+def union_of_indexed(indexed: Iterable[tuple[int, Partial]], conventions: Conventions) -> Partial:
+    """NUM-PARTIAL. The sum, in index order, of indexed one-row partials, each index counted once.
+
+    A repeated index must carry the same statistics (the same row counted twice); different
+    statistics under one index are an error: two rows were given the same index.
+
+    >>> conventions = make_conventions(text=False, max_order=1)
+    >>> rows = [(0, ["a"], [["a"]]), (1, ["b"], [["c"]]), (0, ["a"], [["a"]])]  # index 0 padded in again
+    >>> union_of_indexed(indexed_partials(rows, conventions), conventions).matches
+    (1,)
+    """
+    chosen: dict[int, Partial] = {}
+    for index, part in indexed:
+        seen = chosen.setdefault(index, part)
+        if seen != part:
+            raise BleuInputError("NUM-PARTIAL", f"dataset index {index} was given to two different rows")
+    return summed([chosen[index] for index in sorted(chosen)], conventions)
+
+
+def summed(parts: Sequence[Partial], conventions: Conventions) -> Partial:
+    """NUM-PARTIAL. ``sum(parts, Partial.zero(conventions))`` in one pass (kept segments joined once)."""
+    into = _Accumulator(conventions)
+    for part in parts:
+        conventions.check_same(part.conventions)
+        into.add(part.statistics, part.segments, part.ref_sums)
+        if into.kept is not None and part.kept is not None:
+            into.kept.extend(part.kept)
+    return into.partial()
 
 
 # --- the metric object ----------------------------------------------------------------------------
