@@ -11,12 +11,12 @@ of per-row BLEU. Text columns are tokenized on the workers by the profile's text
 from __future__ import annotations
 
 import importlib
-import math
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 from reference_bleu.api import BleuResult
-from reference_bleu.errors import BleuInputError, BleuOptionError
+from reference_bleu.errors import BleuOptionError
+from reference_bleu.integrations.rows import columns, row_references
 from reference_bleu.partial import Conventions, Partial, make_conventions, partial_statistics, partials_by
 
 
@@ -32,32 +32,6 @@ def _dask() -> Any:
     return dask
 
 
-def _columns(names: str | Sequence[str], what: str) -> list[str]:
-    listed = [names] if isinstance(names, str) else list(names)
-    if not listed or not all(isinstance(name, str) for name in listed):
-        raise BleuInputError("BLEU-INPUT", f"{what} must name one column or a list of columns")
-    return listed
-
-
-def _missing(value: object) -> bool:
-    """A missing cell: None, NaN or pandas' NA."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return True
-    return type(value).__name__ == "NAType"
-
-
-def _row_references(cells: Sequence[object]) -> object:
-    """One row's references: one column holding a line or a list of lines, or one column per reference."""
-    if len(cells) == 1:
-        value = cells[0]
-        if isinstance(value, str):
-            return value
-        if hasattr(value, "tolist"):  # a list cell read from Parquet or Arrow is an array
-            value = value.tolist()
-        return list(value) if isinstance(value, Iterable) else value
-    return [cell for cell in cells if not _missing(cell)]  # a missing cell: that row has fewer references
-
-
 def _keyed_rows(
     frame: Any, hypothesis: str, references: list[str], by: list[str] | None
 ) -> list[tuple[Hashable, object, object]]:
@@ -69,7 +43,7 @@ def _keyed_rows(
         keys = frame[by[0]].tolist()
     else:
         keys = list(zip(*(frame[column].tolist() for column in by), strict=True))
-    return [(key, h, _row_references(c)) for key, h, c in zip(keys, hyps, cells, strict=True)]
+    return [(key, h, row_references(c)) for key, h, c in zip(keys, hyps, cells, strict=True)]
 
 
 def _partition_partials(
@@ -99,7 +73,7 @@ def corpus_bleu(
     """
     dask = _dask()
     conventions = make_conventions(profile, text=True, **options)
-    refs, keys = _columns(references, "references"), None if by is None else _columns(by, "by")
+    refs, keys = columns(references, "references"), None if by is None else columns(by, "by")
     delayed = dask.delayed(_partition_partials)
     tasks = [delayed(part, hypothesis, refs, keys, conventions) for part in frame.to_delayed()]
     totals: dict[Hashable, Partial] = {}
@@ -141,7 +115,7 @@ def sentence_bleu(
     if field not in ("score", "reported"):
         raise BleuOptionError("EC-013", f"field must be score or reported, not {field!r}")
     conventions = make_conventions(profile, text=True, **options)
-    refs = _columns(references, "references")
+    refs = columns(references, "references")
     return frame.map_partitions(
         _partition_sentences, hypothesis, refs, conventions, field, meta=(f"bleu_{field}", "float64")
     )
