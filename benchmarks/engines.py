@@ -127,6 +127,7 @@ def run_torch(hyp: str, ref: str) -> dict[str, Any]:
 
 
 def run_spark(hyp: str, ref: str) -> dict[str, Any]:
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # the executors import reference_bleu
     sql: Any = importlib.import_module("pyspark.sql")
     from reference_bleu.integrations.spark import corpus_bleu  # noqa: PLC0415
 

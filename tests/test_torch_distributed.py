@@ -10,6 +10,7 @@ import importlib
 import json
 import socket
 import threading
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,15 @@ SIZE = 400  # WMT17 segments scored in the two-process test
 
 def wmt17(n: int = SIZE) -> tuple[list[str], list[str]]:
     return read_lines(WMT17, WMT17.systems[0])[:n], read_lines(WMT17, "ref.de")[:n]
+
+
+def run_ranks(rank: Callable[[int], None], size: int) -> None:
+    """``rank(k)`` for k = 0..size-1, each in its own thread, as the ranks of a ThreadGroup."""
+    threads = [threading.Thread(target=rank, args=(k,)) for k in range(size)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
 
 
 def test_the_float32_undercount_that_an_int64_sum_avoids() -> None:
@@ -70,11 +80,7 @@ def test_ranks_as_threads_sum_their_partials_exactly_without_torch() -> None:
     def rank(k: int) -> None:
         results[k] = distributed_bleu(hyps[k::3], refs[k::3], "sacrebleu", reducer=group.rank(k))
 
-    threads = [threading.Thread(target=rank, args=(k,)) for k in range(3)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    run_ranks(rank, 3)
     whole = corpus_bleu(hyps, refs, profile="sacrebleu")
     assert [results[k].statistics for k in range(3)] == [whole.statistics] * 3
     assert {results[k].score_decimal for k in range(3)} == {whole.score_decimal}
@@ -91,11 +97,7 @@ def test_ranks_under_other_conventions_fail_on_every_rank_naming_the_option() ->
         except BleuInputError as error:
             errors[k] = str(error)
 
-    threads = [threading.Thread(target=rank, args=(k,)) for k in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    run_ranks(rank, 2)
     assert "rank 1 counts under other conventions: tokenize is '13a' here and 'intl' there" in errors[0]
     assert "rank 0 counts under other conventions: tokenize is 'intl' here and '13a' there" in errors[1]
 
@@ -115,11 +117,7 @@ def test_padded_duplicates_count_once_with_indices_threads() -> None:
         summed[k] = distributed_bleu(h, r, tokenize="13a", reducer=group.rank(k))
         indexed[k] = distributed_bleu(h, r, tokenize="13a", indices=mine, reducer=group.rank(k))
 
-    threads = [threading.Thread(target=rank, args=(k,)) for k in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    run_ranks(rank, 2)
     whole = corpus_bleu(hyps, refs, tokenize="13a")
     once_more = corpus_bleu([*hyps, hyps[0]], [*refs, refs[0]], tokenize="13a")
     assert summed[0].statistics == summed[1].statistics == once_more.statistics != whole.statistics

@@ -11,85 +11,68 @@ of per-row BLEU. Text columns are tokenized on the workers by the profile's text
 from __future__ import annotations
 
 import importlib
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable
 from typing import Any
 
-from reference_bleu.api import BleuResult
 from reference_bleu.errors import BleuOptionError
-from reference_bleu.integrations.rows import columns, row_references
+from reference_bleu.integrations import rows as shared
 from reference_bleu.partial import Conventions, Partial, make_conventions, partial_statistics, partials_by
 
 
 def _dask() -> Any:
-    """The dask module, or a BleuOptionError naming the extra."""
-    try:  # an optional extra, imported where used
-        dask = importlib.import_module("dask")
-        importlib.import_module("dask.dataframe")
-    except ImportError:
-        raise BleuOptionError(
-            "NUM-PARTIAL", "Dask BLEU needs dask: pip install 'reference-bleu[dask]'"
-        ) from None
-    return dask
+    """The dask module (with dask.dataframe), or a BleuOptionError naming the extra."""
+    shared.optional("dask.dataframe", "dask")
+    return shared.optional("dask", "dask")
 
 
 def _keyed_rows(
-    frame: Any, hypothesis: str, references: list[str], by: list[str] | None
+    frame: Any, hypothesis: str, references: list[str], by: list[str]
 ) -> list[tuple[Hashable, object, object]]:
     hyps = frame[hypothesis].tolist()
     cells = list(zip(*(frame[column].tolist() for column in references), strict=True))
-    if by is None:
-        keys: list[Hashable] = [None] * len(hyps)
-    elif len(by) == 1:
-        keys = frame[by[0]].tolist()
-    else:
-        keys = list(zip(*(frame[column].tolist() for column in by), strict=True))
-    return [(key, h, row_references(c)) for key, h, c in zip(keys, hyps, cells, strict=True)]
+    keys = list(zip(*(frame[column].tolist() for column in by), strict=True)) if by else [()] * len(hyps)
+    return [
+        (shared.group_key(key), h, shared.row_references(c))
+        for key, h, c in zip(keys, hyps, cells, strict=True)
+    ]
 
 
 def _partition_partials(
-    frame: Any, hypothesis: str, references: list[str], by: list[str] | None, conventions: Conventions
+    frame: Any, hypothesis: str, references: list[str], by: list[str], conventions: Conventions
 ) -> dict[Hashable, Partial]:
     """What a worker computes: its partition's partial of each group."""
     return partials_by(_keyed_rows(frame, hypothesis, references, by), conventions)
 
 
-def corpus_bleu(
-    frame: Any,
-    hypothesis: str,
-    references: str | Sequence[str],
-    *,
-    by: str | Sequence[str] | None = None,
-    profile: str | None = None,
-    **options: Any,
-) -> BleuResult | dict[Hashable, BleuResult]:
-    """Corpus BLEU of a Dask dataframe's rows, exact: one result, or one per group of ``by``.
+def _collect(
+    frame: Any, hypothesis: str, references: list[str], by: list[str], conventions: Conventions
+) -> list[dict[Hashable, Partial]]:
+    dask = _dask()
+    delayed = dask.delayed(_partition_partials)
+    tasks = [delayed(part, hypothesis, references, by, conventions) for part in frame.to_delayed()]
+    return list(dask.compute(*tasks))  # in partition order
+
+
+def corpus_bleu(frame: Any, hypothesis: str, references: shared.Columns, **named: Any) -> shared.Grouped:
+    """Corpus BLEU of a Dask dataframe's rows, exact: one result, or one per group of ``by=``.
 
     ``hypothesis`` names the column of hypothesis lines; ``references`` one column (a line, or
     a list of lines, per row) or several (one reference each; a missing cell is no reference).
-    ``profile`` and options as :func:`reference_bleu.corpus_bleu` (text options included; the
-    paper's text conventions split on whitespace). Runs on the current Dask scheduler (a
-    ``distributed.Client`` if one is active). Groups come back as a dict keyed by the value of
-    ``by`` (a tuple for several columns).
+    Keywords: ``by`` (a column or several), ``profile`` and the options of
+    :func:`reference_bleu.corpus_bleu` (text options included; the paper's text conventions
+    split on whitespace). Runs on the current Dask scheduler (a ``distributed.Client`` if one
+    is active). Groups come back as a dict keyed by the value of ``by`` (a tuple for several
+    columns).
     """
-    dask = _dask()
-    conventions = make_conventions(profile, text=True, **options)
-    refs, keys = columns(references, "references"), None if by is None else columns(by, "by")
-    delayed = dask.delayed(_partition_partials)
-    tasks = [delayed(part, hypothesis, refs, keys, conventions) for part in frame.to_delayed()]
-    totals: dict[Hashable, Partial] = {}
-    for per_group in dask.compute(*tasks):  # in partition order: kept segments stay in row order
-        for key, part in per_group.items():
-            totals[key] = totals[key] + part if key in totals else part
-    if by is None:
-        return (totals.get(None) or Partial.zero(conventions)).score()
-    return {key: totals[key].score() for key in totals}
+    _dask()
+    return shared.frame_bleu(_collect, frame, hypothesis, references, **named)
 
 
 def _partition_sentences(
     frame: Any, hypothesis: str, references: list[str], conventions: Conventions, field: str
 ) -> Any:
     pandas = importlib.import_module("pandas")
-    rows = _keyed_rows(frame, hypothesis, references, None)
+    rows = _keyed_rows(frame, hypothesis, references, [])
     values = [
         getattr(partial_statistics([(h, r)], conventions, start=k).score(), field)
         for k, (_, h, r) in enumerate(rows)
@@ -100,7 +83,7 @@ def _partition_sentences(
 def sentence_bleu(
     frame: Any,
     hypothesis: str,
-    references: str | Sequence[str],
+    references: shared.Columns,
     *,
     profile: str | None = None,
     field: str = "score",
@@ -115,7 +98,7 @@ def sentence_bleu(
     if field not in ("score", "reported"):
         raise BleuOptionError("EC-013", f"field must be score or reported, not {field!r}")
     conventions = make_conventions(profile, text=True, **options)
-    refs = columns(references, "references")
+    refs = shared.columns(references, "references")
     return frame.map_partitions(
         _partition_sentences, hypothesis, refs, conventions, field, meta=(f"bleu_{field}", "float64")
     )

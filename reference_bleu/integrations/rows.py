@@ -1,11 +1,36 @@
-"""Rows of a dataframe as (hypothesis, references): what the engines' workers read (spec API-TEXT)."""
+"""What the engines share: optional imports, dataframe rows as (hypothesis, references), grouped sums.
+
+Rows are read as API-TEXT reads text; partials are added and scored as NUM-PARTIAL says.
+"""
 
 from __future__ import annotations
 
+import importlib
 import math
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from typing import Any
 
-from reference_bleu.errors import BleuInputError
+from reference_bleu.api import BleuResult
+from reference_bleu.errors import BleuInputError, BleuOptionError
+from reference_bleu.partial import Conventions, Partial, make_conventions
+
+#: One column name or several.
+Columns = str | Sequence[str]
+#: One result, or one per group.
+Grouped = BleuResult | dict[Hashable, BleuResult]
+#: An engine's counting: (frame, hypothesis column, reference columns, key columns, conventions)
+#: -> each partition's partial of each group, in partition order.
+Collect = Callable[[Any, str, list[str], list[str], Conventions], Iterable[dict[Hashable, Partial]]]
+
+
+def optional(name: str, extra: str) -> Any:
+    """The module ``name`` of an optional extra, or a BleuOptionError naming the extra."""
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        raise BleuOptionError(
+            "NUM-PARTIAL", f"{name} is needed: pip install 'reference-bleu[{extra}]'"
+        ) from None
 
 
 def columns(names: str | Sequence[str], what: str) -> list[str]:
@@ -40,3 +65,25 @@ def group_key(cells: Sequence[object]) -> Hashable:
     if not cells:
         return None
     return cells[0] if len(cells) == 1 else tuple(cells)
+
+
+def frame_bleu(
+    collect: Collect,
+    frame: Any,
+    hypothesis: str,
+    references: Columns,
+    *,
+    by: Columns | None = None,
+    profile: str | None = None,
+    **options: Any,
+) -> Grouped:
+    """Corpus BLEU of a dataframe counted by an engine: each group's partials added in order, scored once."""
+    conventions = make_conventions(profile, text=True, **options)
+    refs, keys = columns(references, "references"), [] if by is None else columns(by, "by")
+    totals: dict[Hashable, Partial] = {}
+    for per_group in collect(frame, hypothesis, refs, keys, conventions):  # kept segments stay in order
+        for key, part in per_group.items():
+            totals[key] = totals[key] + part if key in totals else part
+    if by is None:
+        return (totals.get(None) or Partial.zero(conventions)).score()
+    return {key: totals[key].score() for key in totals}

@@ -11,24 +11,17 @@ has it). Needs the extra ``spark`` (``pip install 'reference-bleu[spark]'``) and
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Hashable, Iterator
 from typing import Any
 
-from reference_bleu.api import BleuResult
 from reference_bleu.errors import BleuOptionError
-from reference_bleu.integrations.rows import columns, group_key, row_references
+from reference_bleu.integrations import rows as shared
 from reference_bleu.partial import Conventions, Partial, make_conventions, partial_statistics, partials_by
 
 
 def _module(name: str) -> Any:
     """A pyspark module, or a BleuOptionError naming the extra."""
-    try:  # an optional extra, imported where used
-        return importlib.import_module(name)
-    except ImportError:
-        raise BleuOptionError(
-            "NUM-PARTIAL", "Spark BLEU needs: pip install 'reference-bleu[spark]'"
-        ) from None
+    return shared.optional(name, "spark")
 
 
 def _partition(
@@ -36,45 +29,39 @@ def _partition(
 ) -> Iterator[dict[Hashable, Partial]]:
     """What an executor computes: its partition's partial of each group (one item)."""
     keyed = [
-        (group_key([row[k] for k in by]), row[hypothesis], row_references([row[c] for c in references]))
+        (
+            shared.group_key([row[k] for k in by]),
+            row[hypothesis],
+            shared.row_references([row[c] for c in references]),
+        )
         for row in rows
     ]
     yield partials_by(keyed, conventions)
 
 
-def corpus_bleu(
-    frame: Any,
-    hypothesis: str,
-    references: str | Sequence[str],
-    *,
-    by: str | Sequence[str] | None = None,
-    profile: str | None = None,
-    **options: Any,
-) -> BleuResult | dict[Hashable, BleuResult]:
-    """Corpus BLEU of a Spark dataframe's rows, exact: one result, or one per group of ``by``.
+def _collect(
+    frame: Any, hypothesis: str, references: list[str], by: list[str], conventions: Conventions
+) -> list[dict[Hashable, Partial]]:
+    chosen = frame.select(hypothesis, *references, *by)
+    partitions = chosen.rdd.mapPartitions(
+        lambda rows: _partition(rows, hypothesis, references, by, conventions)
+    )
+    return list(partitions.collect())  # in partition order
 
-    Columns and options as :func:`reference_bleu.integrations.dask.corpus_bleu`: one reference
+
+def corpus_bleu(frame: Any, hypothesis: str, references: shared.Columns, **named: Any) -> shared.Grouped:
+    """Corpus BLEU of a Spark dataframe's rows, exact: one result, or one per group of ``by=``.
+
+    Columns and keywords as :func:`reference_bleu.integrations.dask.corpus_bleu`: one reference
     column holding a line or an array of lines, or one column per reference (null: no reference).
     """
     _module("pyspark.sql")
-    conventions = make_conventions(profile, text=True, **options)
-    refs, keys = columns(references, "references"), [] if by is None else columns(by, "by")
-    chosen = frame.select(hypothesis, *refs, *keys)
-    per_partition = chosen.rdd.mapPartitions(
-        lambda rows: _partition(rows, hypothesis, refs, keys, conventions)
-    ).collect()  # in partition order: kept segments stay in row order
-    totals: dict[Hashable, Partial] = {}
-    for per_group in per_partition:
-        for key, part in per_group.items():
-            totals[key] = totals[key] + part if key in totals else part
-    if by is None:
-        return (totals.get(None) or Partial.zero(conventions)).score()
-    return {key: totals[key].score() for key in totals}
+    return shared.frame_bleu(_collect, frame, hypothesis, references, **named)
 
 
 def sentence_bleu(
     hypothesis: str,
-    references: str | Sequence[str],
+    references: shared.Columns,
     *,
     profile: str | None = None,
     field: str = "score",
@@ -90,10 +77,10 @@ def sentence_bleu(
     if field not in ("score", "reported"):
         raise BleuOptionError("EC-013", f"field must be score or reported, not {field!r}")
     conventions = make_conventions(profile, text=True, **options)
-    refs = columns(references, "references")
+    refs = shared.columns(references, "references")
 
     def score(hyp: object, *cells: object) -> float:
-        result = partial_statistics([(hyp, row_references(list(cells)))], conventions).score()
+        result = partial_statistics([(hyp, shared.row_references(list(cells)))], conventions).score()
         return float(getattr(result, field))
 
     udf = functions.udf(score, types.DoubleType())

@@ -26,6 +26,7 @@ from typing import Any, Protocol
 
 from reference_bleu.api import BleuResult
 from reference_bleu.errors import BleuInputError, BleuOptionError
+from reference_bleu.integrations.rows import optional
 from reference_bleu.partial import (
     Conventions,
     Partial,
@@ -40,15 +41,9 @@ from reference_bleu.text import split_text_options
 
 
 def _torch() -> Any:
-    """The torch module, or a BleuOptionError naming the extra."""
-    try:  # an optional extra, imported where used
-        torch = importlib.import_module("torch")
-        importlib.import_module("torch.distributed")
-    except ImportError:
-        raise BleuOptionError(
-            "NUM-PARTIAL", "torch.distributed needs torch: pip install 'reference-bleu[torchmetrics]'"
-        ) from None
-    return torch
+    """The torch module (with torch.distributed), or a BleuOptionError naming the extra."""
+    optional("torch.distributed", "torchmetrics")
+    return optional("torch", "torchmetrics")
 
 
 class Reducer(Protocol):
