@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from decimal import Context, Decimal, localcontext
 from fractions import Fraction
@@ -219,6 +219,8 @@ def corpus_bleu(hypotheses: Any, references: Any, profile: str | None = None, **
     """
     given_text, options = split_text_options(options)
     chosen = None if profile is None else resolve(profile)
+    if isinstance(hypotheses, Iterator):  # a generator of lines or token lists: read it once
+        hypotheses = list(hypotheses)
     if (
         isinstance(hypotheses, Sequence)
         and not isinstance(hypotheses, str | bytes)

@@ -139,3 +139,10 @@ def test_an_empty_metric_is_an_empty_corpus() -> None:
         BLEU(tokenize="13a").compute()
     assert caught.value.spec_id == "EC-012"
     assert BLEU(profile="torchmetrics").compute().score == 0.0  # its empty_corpus is zero
+
+
+def test_a_generator_of_lines_is_read_once_as_text() -> None:
+    # By hand: "The cat ." against itself under 13a, N = 2: p_1 = 3/3, p_2 = 2/2, BP = 1.
+    lines = (line for line in ["The cat."])
+    result = corpus_bleu(lines, [["The cat."]], tokenize="13a", max_order=2)
+    assert (result.matches, result.totals, result.score) == ((3, 2), (3, 2), 1.0)
