@@ -200,3 +200,15 @@ def test_without_torch_the_error_names_the_extra(monkeypatch: pytest.MonkeyPatch
     with pytest.raises(BleuOptionError, match=r"reference-bleu\[torchmetrics\]") as caught:
         TorchReducer()
     assert caught.value.spec_id == "NUM-PARTIAL"
+
+
+def test_the_metrics_fingerprint_state_refuses_other_conventions_and_kept_segments() -> None:
+    torch: Any = pytest.importorskip("torch", reason="the state's reduction runs on torch tensors")
+    pytest.importorskip("torchmetrics", reason="TorchBLEU needs the torchmetrics extra")
+    from reference_bleu.integrations.torch import TorchBLEU, _same  # noqa: PLC0415
+
+    assert _same(torch.tensor([[7], [7]], dtype=torch.int64)).tolist() == [7]
+    with pytest.raises(BleuInputError, match="other conventions"):
+        _same(torch.tensor([[7], [8]], dtype=torch.int64))
+    with pytest.raises(BleuOptionError, match="need each segment"):
+        TorchBLEU("nltk")  # nltk's per-segment denominator (EC-015): a sum cannot carry it
