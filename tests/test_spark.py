@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from conformance.data import WMT17, read_lines
 from reference_bleu import corpus_bleu, sentence_bleu
@@ -79,3 +81,23 @@ def test_two_keys_a_sentence_column_and_the_evaluator(spark: Any) -> None:
     assert evaluator.isLargerBetter()
     expected = corpus_bleu([h for *_, h, _ in rows], [r for *_, r in rows], profile="sacrebleu")
     assert evaluator.evaluate(frame) == expected.score
+
+
+@settings(
+    max_examples=4,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(st.integers(1, 7), st.sampled_from(["sacrebleu", "nltk", "coco"]))
+def test_any_partitioning_gives_one_runs_statistics_per_group(
+    spark: Any, partitions: int, profile: str
+) -> None:
+    rows = records(3, 80)
+    frame = spark.createDataFrame(rows, ["system", "domain", "hyp", "ref"]).repartition(partitions)
+    results = integration.corpus_bleu(frame, "hyp", "ref", by="system", profile=profile)
+    for name, result in results.items():
+        whole = corpus_bleu(
+            [h for s, _, h, _ in rows if s == name], [r for s, *_, r in rows if s == name], profile=profile
+        )
+        assert result.statistics == whole.statistics
+        assert result.score_decimal == whole.score_decimal
