@@ -15,21 +15,27 @@ rationals, in a high-precision decimal context, and the float score is rounded o
 from reference_bleu.api import BleuResult, corpus_bleu, score_statistics, sentence_bleu
 from reference_bleu.errors import BleuError, BleuInputError, BleuOptionError, UndefinedPrecisionError
 from reference_bleu.options import VERSION, BleuOptions, make_options
+from reference_bleu.partial import BLEU, Conventions, Partial, make_conventions, partial_statistics
 from reference_bleu.statistics import Statistics, segment_statistics
 
 __version__ = VERSION
 
 __all__ = [
+    "BLEU",
     "BleuError",
     "BleuInputError",
     "BleuOptionError",
     "BleuOptions",
     "BleuResult",
+    "Conventions",
+    "Partial",
     "Statistics",
     "UndefinedPrecisionError",
     "__version__",
     "corpus_bleu",
+    "make_conventions",
     "make_options",
+    "partial_statistics",
     "score_statistics",
     "segment_statistics",
     "sentence_bleu",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from decimal import Context, Decimal, localcontext
 from fractions import Fraction
@@ -19,6 +19,7 @@ from reference_bleu.options import BleuOptions, make_options
 from reference_bleu.profiles import profile_options, resolve
 from reference_bleu.smoothing import SMOOTHING_METHODS, LastSegment
 from reference_bleu.statistics import Statistics, corpus_statistics
+from reference_bleu.text import split_text_options, text_conventions, text_mode, tokenized_corpus
 
 
 @dataclass(frozen=True)
@@ -214,10 +215,29 @@ def corpus_bleu(hypotheses: Any, references: Any, profile: str | None = None, **
     (1.0, (2, 1), (2, 1))
     >>> corpus_bleu([["a", "b", "c"]], [[["a", "b", "d"]]], profile="nltk").score  # (2/3 · 1/2 · 2^-1022 ...)
     1.133422688662942e-154
+    >>> corpus_bleu(["The cat sat."], ["the cat sat ."], tokenize="13a", lowercase="unicode").score
+    1.0
     """
-    if profile is None:
+    given_text, options = split_text_options(options)
+    chosen = None if profile is None else resolve(profile)
+    if isinstance(hypotheses, Iterator):  # a generator of lines or token lists: read it once
+        hypotheses = list(hypotheses)
+    if (
+        isinstance(hypotheses, Sequence)
+        and not isinstance(hypotheses, str | bytes)
+        and text_mode(hypotheses, bool(given_text) or chosen is not None)
+    ):
+        if not isinstance(references, Sequence) or isinstance(references, str):
+            raise BleuInputError("BLEU-INPUT", "references must be a sequence, one entry per hypothesis")
+        hypotheses, references = tokenized_corpus(
+            hypotheses, references, text_conventions(chosen, given_text)
+        )
+    elif given_text and not isinstance(hypotheses, str | bytes):
+        raise BleuInputError(
+            "API-TEXT", f"{', '.join(given_text)} applies to lines of text; the hypotheses are not text"
+        )
+    if chosen is None:
         return corpus_bleu_with(make_options(**options), hypotheses, references)
-    chosen = resolve(profile)
     merged, overridden = profile_options(chosen, options)
     result = corpus_bleu_with(make_options(**merged), hypotheses, references)
     return replace(result, profile=chosen.name, overridden=overridden)
@@ -261,8 +281,13 @@ def needs_segments(options: BleuOptions) -> bool:
 def sentence_bleu(hypothesis: Any, references: Any, profile: str | None = None, **options: Any) -> BleuResult:
     """Sentence BLEU: the corpus BLEU of a one-segment corpus (spec API, EC-009).
 
+    A line of text with one reference line or a list of them, under a tokenizer or a
+    profile, as :func:`corpus_bleu` (spec API-TEXT).
+
     >>> sentence_bleu("it is ship".split(), ["it is ship".split()], max_order=3).score
     1.0
+    >>> sentence_bleu("It is a ship.", ["it is a ship ."], profile="sacrebleu[lc=true]").reported_text
+    '100.0'
     """
     return corpus_bleu([hypothesis], [references], profile, **options)
 

@@ -41,7 +41,12 @@ def _materialise(value: object, what: str) -> list[object]:
 
 
 def validate_corpus(
-    hypotheses: object, references: object, *, no_reference: str = "error", empty_corpus: str = "error"
+    hypotheses: object,
+    references: object,
+    *,
+    no_reference: str = "error",
+    empty_corpus: str = "error",
+    start: int = 0,
 ) -> tuple[list[Tokens], list[list[Tokens]]]:
     """BLEU-INPUT. Check a corpus and return an immutable copy of it.
 
@@ -49,7 +54,7 @@ def validate_corpus(
     hypothesis, each a non-empty sequence of token sequences (any number per segment; none
     only where ``no_reference`` is not ``"error"``, EC-006). An empty corpus is EC-012's error
     unless ``empty_corpus="zero"``. Tokens are ``str`` (EC-010). The caller's objects are read, never
-    changed (spec INV-NO-MUTATION).
+    changed (spec INV-NO-MUTATION). Segments are numbered from ``start`` in error messages.
 
     >>> validate_corpus([["a", "b"]], [[["a"], ["b", "a"]]])
     ([('a', 'b')], [[('a',), ('b', 'a')]])
@@ -62,9 +67,9 @@ def validate_corpus(
         )
     if not hyps and empty_corpus == "error":
         raise BleuInputError("EC-012", "the corpus is empty: BLEU is defined for at least one segment")
-    checked_hyps = [_tokens(h, f"hypothesis {i}") for i, h in enumerate(hyps)]
+    checked_hyps = [_tokens(h, f"hypothesis {i}") for i, h in enumerate(hyps, start)]
     checked_refs: list[list[Tokens]] = []
-    for i, segment in enumerate(refs):
+    for i, segment in enumerate(refs, start):
         if (
             isinstance(segment, Sequence)
             and not isinstance(segment, str | bytes)
