@@ -27,7 +27,9 @@ from reference_bleu.files import (
     systems_statistics,
 )
 from reference_bleu.inputs import EMPTY_CANDIDATE_RULES, EMPTY_REFERENCE_RULES
+from reference_bleu.interrupts import Interrupted, exit_code, signals_interrupt
 from reference_bleu.length import REF_LENGTH_RULES
+from reference_bleu.numbers import accept_negative_numbers
 from reference_bleu.options import (
     VERSION,
     Aggregation,
@@ -74,8 +76,6 @@ from reference_bleu.tokenizers import (
 )
 
 EXIT_USAGE = 2
-#: Ctrl-C: 128 + SIGINT, as shells report it.
-EXIT_INTERRUPTED = 130
 
 
 #: A system to score: its name, its statistics (one sum, or every segment's) and its segments.
@@ -334,7 +334,12 @@ def _options(args: argparse.Namespace, ref_length: str | None = None) -> BleuOpt
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line (the CLI's exit 2), never the usage text (CLI)."""
+    """argparse, but a usage error is one line (the CLI's exit 2), never the usage text (CLI);
+    ``-1e300`` after an option is its value (NUM-INPUT)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        accept_negative_numbers(self)
 
     def error(self, message: str) -> NoReturn:
         raise CliError(f"{message} ({self.prog} -h for help)")
@@ -855,13 +860,15 @@ def _run(argv: Sequence[str] | None) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``reference-bleu`` command; returns the exit code (CLI)."""
     try:
-        return _run(argv)
+        with signals_interrupt():  # SIGTERM and SIGHUP clean up as Ctrl-C does
+            return _run(argv)
     except (CliError, BleuError) as error:
         print(f"reference-bleu: error: {error}", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        print("reference-bleu: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+    except KeyboardInterrupt as interrupt:
+        how = f" ({interrupt.args[0]})" if isinstance(interrupt, Interrupted) else ""
+        print(f"reference-bleu: interrupted{how}", file=sys.stderr)
+        return exit_code(interrupt)
     except BrokenPipeError:
         return 0
 

@@ -44,10 +44,29 @@ def record(pid: int) -> None:
 
 
 def sleeper() -> int:
-    """A child that would live for an hour, holding our stdout."""
-    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"])
+    """A child that would live for an hour, holding our stdout (PIDFILE in its command line, so that
+    a walk of the process table finds it)."""
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)", PIDFILE])
     record(child.pid)
     return child.pid
+
+
+def daemon() -> None:
+    """A grandchild that leaves the tree and the process group (a double fork with ``setpgid``, no
+    ``setsid``), its pipes closed as a daemon's are: only the session still leads to it."""
+    child = os.fork()
+    if child:
+        os.waitpid(child, 0)
+        return
+    os.setpgid(0, 0)
+    if os.fork():
+        os._exit(0)  # the grandchild goes to init
+    record(os.getpid())
+    null = os.open(os.devnull, os.O_RDWR)
+    for descriptor in (0, 1, 2):
+        os.dup2(null, descriptor)
+    time.sleep(3600)
+    os._exit(0)
 
 
 @functools.cache
@@ -94,6 +113,9 @@ def attack(message: dict[str, Any], answer: dict[str, Any]) -> None:
     """Answer the attacked question the mode's way."""
     if MODE == "orphan":  # the parent dies; its child still holds stdout open
         os._exit(0)
+    if MODE == "hang":  # says so in PIDFILE (the test's cue to signal the runner), then hangs
+        record(0)
+        time.sleep(3600)
     if MODE == "non-utf8":
         send(b'{"type": "result", "seq": 1, "status": "ok", "score": 0.5, "x": "\xff\xfe"}\n')
         sys.stderr.buffer.write(b"\xff\xfe not UTF-8 either\n")
@@ -109,8 +131,10 @@ def attack(message: dict[str, Any], answer: dict[str, Any]) -> None:
 
 
 def main() -> None:
-    if MODE in ("fork", "orphan"):
+    if MODE in ("fork", "orphan", "hang"):
         sleeper()
+    if MODE in ("double-fork", "hang"):
+        daemon()
     for raw in sys.stdin.buffer:
         message = json.loads(raw)
         if message["type"] == "stop":

@@ -9,8 +9,11 @@ every answer of a healthy target is waited for with the runner's defaults.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -179,3 +182,94 @@ def test_a_memory_limit_stops_a_greedy_target(capsys: pytest.CaptureFixture[str]
     assert code == 1
     failed = {i for i, c in rows(report).items() if c["status"] == "fail"}
     assert failed & {"ROB-ERROR", "ROB-CRASH"}
+
+
+def left_behind(marker: str) -> list[int]:
+    """A walk of the process table: every live process whose command line holds ``marker`` (the test's
+    own pid file, which every process a hostile target starts carries)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
+                if marker.encode() in cmdline.read() and alive(int(entry)):
+                    found.append(int(entry))
+        except OSError:
+            continue
+    return found
+
+
+def reap(marker: str) -> None:
+    """After a failed test, kill what it left behind (a test leaves nothing, whatever happens)."""
+    for pid in left_behind(marker):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def gone(marker: str) -> list[int]:
+    """The processes still holding ``marker`` once they had time to die (SIGKILL is delivered when a
+    process next runs, and init reaps the orphans): none, or those that outlived the run."""
+    deadline = time.monotonic() + 30  # a bound on waiting, not a timed assert
+    while (found := left_behind(marker)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return found
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="the walk of the process table reads Linux /proc")
+def test_a_double_fork_with_setpgid_does_not_outlive_the_run(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The grandchild leaves the target's tree (its parent exits) and its process group (setpgid);
+    only the session leads to it, and the runner kills the session too."""
+    pids = tmp_path / "pids"
+    try:
+        code, report = conform(capsys, "--command", f"{HOSTILE} double-fork {pids}")
+        assert code == 0, report  # otherwise a correct target
+        started = [int(p) for p in pids.read_text().split()]
+        assert started  # the daemon did start (a restart would start another: each is recorded)
+        assert gone(str(pids)) == []
+    finally:
+        reap(str(pids))
+
+
+def start_runner(pids: Path, *command: str) -> subprocess.Popen[str]:
+    """``reference-bleu COMMAND...`` in a process of its own, started as a terminal starts it (SIGHUP
+    and SIGINT at their defaults, whatever the test run inherited: nohup ignores SIGHUP)."""
+    start = (
+        "import runpy, signal, sys; signal.signal(signal.SIGHUP, signal.SIG_DFL); "
+        "signal.signal(signal.SIGINT, signal.default_int_handler); "
+        "sys.argv = ['reference-bleu', *sys.argv[1:]]; runpy.run_module('reference_bleu', run_name='__main__')"
+    )
+    return subprocess.Popen(
+        [sys.executable, "-c", start, *command],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="the walk of the process table reads Linux /proc")
+@pytest.mark.parametrize(("name", "code"), [("SIGTERM", 143), ("SIGHUP", 129), ("SIGINT", 130)])
+def test_a_signal_to_conform_kills_a_hung_target_and_everything_it_started(
+    tmp_path: Path, name: str, code: int
+) -> None:
+    """SIGTERM and SIGHUP clean up as Ctrl-C does: the hung target, its child and its double-forked
+    daemon are killed, and the runner exits 128 + the signal with one line."""
+    pids = tmp_path / "pids"
+    runner = start_runner(pids, "conform", "-q", "-n", "8", "--command", f"{HOSTILE} hang {pids}")
+    try:
+        while "0" not in (pids.read_text().split() if pids.exists() else []):  # the target hangs now
+            assert runner.poll() is None, runner.communicate()
+            time.sleep(0.05)
+        assert len(set(left_behind(str(pids))) - {runner.pid}) == 3  # the target, its child, its daemon
+        runner.send_signal(getattr(signal, name))
+        out, err = runner.communicate(timeout=120)
+    finally:
+        runner.kill()
+        reap(str(pids))
+    assert runner.returncode == code, err
+    assert err.strip().splitlines()[-1].startswith("reference-bleu: interrupted"), err
+    assert "Traceback" not in err
+    assert gone(str(pids)) == []

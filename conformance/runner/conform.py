@@ -40,6 +40,7 @@ from conformance.runner.judge import Judge
 from conformance.runner.judge.base import Check
 from conformance.runner.protocol import MAX_DIGITS
 from reference_bleu.errors import BleuError
+from reference_bleu.numbers import accept_negative_numbers
 from reference_bleu.options import VERSION
 
 REPORT_FORMAT = "reference-bleu-conform"
@@ -448,6 +449,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="reference-bleu conform", description="validate a BLEU implementation against the spec"
     )
+    accept_negative_numbers(parser)  # --timeout -1e3 is a bad value, not a missing one
     parser.add_argument(
         "--target",
         "-t",
