@@ -871,6 +871,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exit_code(interrupt)
     except BrokenPipeError:
         return 0
+    except MemoryError:  # one line, not a traceback: memory is bounded by the longest line (CLI-INPUT)
+        print(
+            "reference-bleu: error: out of memory (a line of many tokens? --max-line-bytes bounds it; "
+            "spec CLI-INPUT)",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
 
 
 if __name__ == "__main__":  # pragma: no cover

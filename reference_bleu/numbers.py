@@ -146,4 +146,4 @@ def accept_negative_numbers(parser: argparse.ArgumentParser) -> None:
     refused by the option's own check, naming its rule). The parser has no option that looks
     like a number, so nothing is lost.
     """
-    parser._negative_number_matcher = _NEGATIVE_NUMBER  # noqa: SLF001 -- argparse's one hook for this
+    parser._negative_number_matcher = _NEGATIVE_NUMBER  # argparse's one hook for this

@@ -265,7 +265,7 @@ def test_a_signal_to_conform_kills_a_hung_target_and_everything_it_started(
             time.sleep(0.05)
         assert len(set(left_behind(str(pids))) - {runner.pid}) == 3  # the target, its child, its daemon
         runner.send_signal(getattr(signal, name))
-        out, err = runner.communicate(timeout=120)
+        _, err = runner.communicate(timeout=120)
     finally:
         runner.kill()
         reap(str(pids))

@@ -244,7 +244,7 @@ def _processes() -> list[_Process]:
             continue
         try:
             with open(f"/proc/{entry}/stat", "rb") as stat:
-                # pid (comm) state ppid pgrp session ...: comm may hold spaces and ")", so split after the last ")"
+                # pid (comm) state ppid pgrp session: comm may hold spaces and ")": split after the last
                 fields = stat.read().rsplit(b")", 1)[1].split()
             table.append(_Process(int(entry), fields[0], int(fields[1]), int(fields[2]), int(fields[3])))
         except (OSError, ValueError, IndexError):
