@@ -23,7 +23,10 @@ from reference_bleu import BleuError, corpus_bleu
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else "honest"
 PIDFILE = sys.argv[2] if len(sys.argv) > 2 else ""
-NAME = "hostile\x1b[31m red\r\n| table |" if MODE == "inject" else f"hostile-{MODE}"
+#: Markup a report could render: a script, an image that runs code, a javascript: link and autolink.
+HTML = "<script>alert(1)</script> <img src=x onerror=alert(2)> [x](javascript:alert(3)) <javascript:alert(4)>"
+NAMES = {"inject": "hostile\x1b[31m red\r\n| table |", "html": f"hostile {HTML}"}
+NAME = NAMES.get(MODE, f"hostile-{MODE}")
 
 
 ATTACKED_QUESTION = 3
@@ -106,6 +109,7 @@ ATTACKS: dict[str, Any] = {
     "seq-true": lambda q, a: {**a, "seq": True},
     "seq-float": lambda q, a: {**a, "seq": float(q["seq"])},
     "bp-str": lambda q, a: {**a, "brevity_penalty": "x"},
+    "html": lambda q, a: {"type": "result", "seq": a["seq"], "status": "error", "error": HTML},
 }
 
 

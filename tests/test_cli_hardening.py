@@ -178,3 +178,15 @@ def test_a_negative_runner_option_is_a_bad_value(capsys: pytest.CaptureFixture[s
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0
     assert "--timeout must be a number of seconds" in err
+
+
+def test_a_file_name_reaches_markdown_as_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """score -f markdown names each system by its file: the name is text, never markup."""
+    hyp = tmp_path / "<img src=x onerror=alert(1)>[a](javascript:b)|c.txt"
+    ref = tmp_path / "ref.txt"
+    hyp.write_text("a b c d\n", encoding="utf-8")
+    ref.write_text("a b c d\n", encoding="utf-8")
+    assert main(["score", "-q", "-f", "markdown", "-r", str(ref), "-i", str(hyp)]) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert "&lt;img src=x onerror=alert(1)&gt;\\[a\\](javascript:b)\\|c.txt | 1.0 |" in table[2]
+    assert "<img" not in table[2]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -273,3 +274,18 @@ def test_a_signal_to_conform_kills_a_hung_target_and_everything_it_started(
     assert err.strip().splitlines()[-1].startswith("reference-bleu: interrupted"), err
     assert "Traceback" not in err
     assert gone(str(pids)) == []
+
+
+def test_markup_in_a_targets_name_and_errors_reaches_markdown_as_text(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A Markdown report is rendered to HTML (a CI summary, a pull request): a name or an error
+    holding <script>, <img onerror> or a javascript: link must show as text, not run."""
+    assert main(["-q", "-n", "8", "--markdown", "--command", f"{HOSTILE} html"]) == 1  # ROB-ERROR
+    out = capsys.readouterr().out
+    for markup in ("<script", "<img", "<javascript"):
+        assert markup not in out
+    assert not re.search(r"(?<!\\)\]\(javascript", out)  # "\](" is text, "](" a link
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in out  # in the matrix's header and the details
+    assert out.count("\\[x\\](javascript:alert(3))") >= 2
+    assert "ROB-ERROR" in out

@@ -42,6 +42,7 @@ from conformance.runner.protocol import MAX_DIGITS
 from reference_bleu.errors import BleuError
 from reference_bleu.numbers import accept_negative_numbers
 from reference_bleu.options import VERSION
+from reference_bleu.report import markdown_text
 
 REPORT_FORMAT = "reference-bleu-conform"
 REPORT_VERSION = 1
@@ -316,10 +317,10 @@ def matrix(reports: list[TargetReport], markdown: bool) -> str:
     body.append(["behaves as", *((r.verdict.point or "-") if r.verdict else "" for r in reports)])
     if markdown:
         lines = [
-            "| " + " | ".join(cell.replace("|", "\\|") for cell in header) + " |",
+            "| " + " | ".join(markdown_text(cell) for cell in header) + " |",
             "|" + "---|" * len(header),
         ]
-        lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in body]
+        lines += ["| " + " | ".join(markdown_text(cell) for cell in row) + " |" for row in body]
     else:
         widths = [max(len(row[k]) for row in [header, *body]) for k in range(len(header))]
         lines = [
@@ -433,7 +434,16 @@ def details(report: TargetReport, markdown: bool) -> str:
         theirs = ", ".join(f"{name} {_short(value)}" for name, value in question.predictions)
         asked = abbreviated(list(question.corpus))[0]
         lines.append(f"{indent}separating question {asked}: target {_short(question.answer)}; {theirs}")
-    return "\n".join([f"## {title}" if markdown else title, *lines])
+    if markdown:  # a target's name and errors are text, never markup (CONF-ROBUST)
+        return "\n".join([f"## {markdown_text(title)}", *(_markdown_line(line) for line in lines)])
+    return "\n".join([title, *lines])
+
+
+def _markdown_line(line: str) -> str:
+    """A line of the details in Markdown: its bullet or indent kept, the rest escaped."""
+    body = line.lstrip(" ")
+    lead = line[: len(line) - len(body)] + ("- " if body.startswith("- ") else "")
+    return lead + markdown_text(line[len(lead) :])
 
 
 def _value(value: Any) -> str:
