@@ -8,7 +8,9 @@ default split on whitespace) after optional case folding (``--lowercase``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -18,6 +20,7 @@ from reference_bleu.api import BleuResult, needs_segments, score_segments
 from reference_bleu.errors import BleuError
 from reference_bleu.explain import explain
 from reference_bleu.files import (
+    COUNTING_OPTIONS,
     MAX_LINE_BYTES,
     Counting,
     InputDigest,
@@ -531,6 +534,16 @@ def _hypotheses(args: argparse.Namespace, refs: Sequence[str]) -> list[str]:
     return ["-"]
 
 
+def _warn_self_reference(args: argparse.Namespace, hyps: Sequence[str], refs: Sequence[str]) -> None:
+    """CLI-INPUT: a hypothesis file that is also a reference file scores itself (1 under the paper)."""
+    for hyp in hyps:
+        for ref in refs:
+            with contextlib.suppress(OSError):
+                if hyp != "-" and ref != "-" and os.path.samefile(hyp, ref):
+                    _warn(args, f"warning: {hyp} is also the reference file {ref}: it scores itself")
+                    break
+
+
 def _count(
     args: argparse.Namespace,
     hyp_paths: Sequence[str],
@@ -584,6 +597,7 @@ def _merged_statistics(args: argparse.Namespace) -> tuple[BleuOptions, Counting,
     merged, counting, nrefs, count = read_statistics(args.stats)
     if args.ref_length not in (None, counting.ref_length):
         raise CliError(f"the statistics were counted with --ref-length {counting.ref_length}")
+    _check_stats_text(args, counting)
     options = _options(args, counting.ref_length)
     if needs_segments(options) or args.sentence_level or args.confidence:
         raise CliError(
@@ -600,6 +614,25 @@ def _merged_statistics(args: argparse.Namespace) -> tuple[BleuOptions, Counting,
         nrefs,
         [(",".join(args.stats), [merged.truncated(options.statistics_orders)], count)],
     )
+
+
+def _check_stats_text(args: argparse.Namespace, counting: Counting) -> None:
+    """CLI-STATS: ``-tok``, ``-lc`` and the other text options given with ``--stats`` (or a profile's)
+    must be those the statistics were counted with: they cannot be applied to counts."""
+    wanted = (
+        _text(args)
+        if _profile(args)
+        else {k: getattr(args, k) for k in PAPER_TEXT if getattr(args, k, None) is not None}
+    )
+    for name in ("empty_references", "empty_candidates"):
+        if getattr(args, name, None) is not None:
+            wanted[name] = getattr(args, name)
+    for name, value in wanted.items():
+        if getattr(counting, name) != value:
+            raise CliError(
+                f"the statistics were counted with {COUNTING_OPTIONS[name]} {getattr(counting, name)}, "
+                f"not {value}: count them again with it (spec CLI-STATS)"
+            )
 
 
 def _references(args: argparse.Namespace) -> list[str]:
@@ -635,6 +668,7 @@ def _file_statistics(
         keep=keep or needs_segments(options),
         allow_empty=options.empty_corpus == "zero",
     )
+    _warn_self_reference(args, hyps, refs)  # once counted: an error stays the one line
     systems: list[System] = [(hyp, segments, count) for hyp, segments in zip(hyps, per_system, strict=True)]
     return options, counting, len(refs), systems
 
@@ -824,6 +858,7 @@ def _stats(args: argparse.Namespace) -> int:
     hyp = _hypotheses(args, args.refs)[0]
     digests: dict[str, str] = {}
     (segments,), count = _count(args, [hyp], args.refs, counting, keep=False, digests=digests)
+    _warn_self_reference(args, [hyp], args.refs)
     inputs = [InputDigest(path, digests[path], count) for path in [hyp, *args.refs]]
     print(json.dumps(statistics_document(segments[0], counting, inputs[0], inputs[1:], count), indent=2))
     return 0

@@ -522,18 +522,43 @@ def _read_one(path: str) -> tuple[Statistics, Counting, int, int, tuple[str, ...
     return stats, counting, nrefs, segments, digests
 
 
+#: The command-line option behind each counting field, for the messages that name it.
+COUNTING_OPTIONS = {
+    "orders": "--orders",
+    "ref_length": "--ref-length",
+    "tokenize": "--tokenize",
+    "lowercase": "--case",
+    "split": "--split",
+    "empty_references": "--empty-references",
+    "empty_candidates": "--empty-candidates",
+    "case_order": "--case-order",
+}
+
+
+def counting_difference(this: Counting, other: Counting, other_name: str) -> str:
+    """CLI-STATS. The options on which two countings differ, each named with both values:
+    ``--tokenize 13a, not none as in a.json``."""
+    return "; ".join(
+        f"{option} {getattr(this, name)}, not {getattr(other, name)} as in {other_name}"
+        for name, option in COUNTING_OPTIONS.items()
+        if getattr(this, name) != getattr(other, name)
+    )
+
+
 def read_statistics(paths: Sequence[str]) -> tuple[Statistics, Counting, int, int]:
     """CLI-STATS. Merge statistics files: the summed statistics, their common counting, nrefs and segments.
 
     Every field is checked (types, bounds, the consistency of the counts); files made with
     other orders, reference length rule, tokenizer or case folding cannot be merged (their
-    sum would mean nothing), nor can the same hypothesis file counted against the same
-    references twice (it would be counted twice): both are errors.
+    sum would mean nothing: the message names the options that differ), nor can the same
+    hypothesis file counted twice, against the same references or others (its segments would
+    count twice; two references are counted together, not merged): both are errors.
     """
     merged: Statistics | None = None
     counting: Counting | None = None
     nrefs: set[int] = set()
     seen: dict[tuple[str, ...], str] = {}
+    hypotheses: dict[str, str] = {}
     segments = 0
     for path in paths:
         stats, this, refs, count, digests = _read_one(path)
@@ -542,9 +567,18 @@ def read_statistics(paths: Sequence[str]) -> tuple[Statistics, Counting, int, in
                 "CLI-STATS",
                 f"{path} counts the same files as {seen[digests]}: merging would count them twice",
             )
-        seen[digests] = path
+        if digests[0] in hypotheses:
+            raise BleuInputError(
+                "CLI-STATS",
+                f"{path} counts the same hypothesis file as {hypotheses[digests[0]]}, against other "
+                "references: merging would count its segments twice, which is not BLEU with both "
+                "references (count once with every reference: stats -r REF1 REF2 ...)",
+            )
+        seen[digests], hypotheses[digests[0]] = path, path
         if counting is not None and this != counting:
-            raise BleuInputError("CLI-STATS", f"{path} was counted with other options: {this} vs {counting}")
+            raise BleuInputError(
+                "CLI-STATS", f"{path} was counted with {counting_difference(this, counting, paths[0])}"
+            )
         counting = this
         nrefs.add(refs)
         segments += count

@@ -190,3 +190,75 @@ def test_a_file_name_reaches_markdown_as_text(tmp_path: Path, capsys: pytest.Cap
     table = capsys.readouterr().out.splitlines()
     assert "&lt;img src=x onerror=alert(1)&gt;\\[a\\](javascript:b)\\|c.txt | 1.0 |" in table[2]
     assert "<img" not in table[2]
+
+
+def _stats(tmp_path: Path, name: str, hyp: Path, *refs_and_flags: str) -> Path:
+    out = tmp_path / name
+    done = cli("stats", "-q", "-i", str(hyp), "-r", *refs_and_flags)
+    assert done.returncode == 0, done.stderr
+    out.write_text(done.stdout, encoding="utf-8")
+    return out
+
+
+def test_merging_the_same_hypotheses_counted_against_other_references_is_refused(tmp_path: Path) -> None:
+    """Two files counting one hypothesis file against two references, merged, printed 0.451; the
+    hypothesis with both references is another number (hand: below), so the merge is refused."""
+    hyp, ref1, ref2 = tmp_path / "hyp.txt", tmp_path / "ref1.txt", tmp_path / "ref2.txt"
+    hyp.write_text("a b c d\n", encoding="utf-8")
+    ref1.write_text("a b c d\n", encoding="utf-8")
+    ref2.write_text("a b x y\n", encoding="utf-8")
+    one = _stats(tmp_path, "one.json", hyp, str(ref1))
+    two = _stats(tmp_path, "two.json", hyp, str(ref2))
+    one_line_error(cli("score", "--stats", str(one), str(two)), "same hypothesis file", "CLI-STATS")
+    # Merged, the counts would be m = 4+2, 3+1, 2+0, 1+0 of l = 8, 6, 4, 2 with c = r = 8:
+    # (3/4 * 2/3 * 1/2 * 1/2)^(1/4) = 0.595. With both references, every n-gram of "a b c d" is
+    # in ref1: BLEU = 1.
+    both = _stats(tmp_path, "both.json", hyp, str(ref1), str(ref2))
+    done = cli("score", "-q", "-b", "--stats", str(both))
+    assert done.stdout.strip() == "1.0", done
+
+
+def test_a_merge_of_other_countings_names_the_option(tmp_path: Path) -> None:
+    hyp1, hyp2, ref = tmp_path / "hyp1.txt", tmp_path / "hyp2.txt", tmp_path / "ref.txt"
+    hyp1.write_text("a b c d\n", encoding="utf-8")
+    hyp2.write_text("a b c e\n", encoding="utf-8")
+    ref.write_text("a b c d\n", encoding="utf-8")
+    plain = _stats(tmp_path, "plain.json", hyp1, str(ref))
+    other = _stats(tmp_path, "other.json", hyp2, str(ref), "-tok", "13a", "-lc")
+    one_line_error(
+        cli("score", "--stats", str(plain), str(other)),
+        "--tokenize 13a, not none as in",
+        "--case unicode, not none",
+        "CLI-STATS",
+    )
+    assert "Counting(" not in cli("score", "--stats", str(plain), str(other)).stderr
+
+
+@pytest.mark.parametrize(
+    ("flags", "words"),
+    [
+        (["-tok", "13a"], ["--tokenize none, not 13a"]),
+        (["-lc"], ["--case none, not unicode"]),
+        (["--profile", "sacrebleu"], ["--tokenize none, not 13a"]),
+    ],
+)
+def test_text_options_with_stats_must_be_those_counted(
+    tmp_path: Path, flags: list[str], words: list[str]
+) -> None:
+    """The statistics are counts: -tok and -lc cannot apply to them, and were silently ignored."""
+    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    hyp.write_text("The cat.\n", encoding="utf-8")
+    ref.write_text("the cat .\n", encoding="utf-8")
+    plain = _stats(tmp_path, "plain.json", hyp, str(ref))
+    one_line_error(cli("score", "--stats", str(plain), *flags), *words, "CLI-STATS")
+    if flags[0] != "--profile":  # counted with them, they agree
+        counted = _stats(tmp_path, "counted.json", hyp, str(ref), *flags)
+        assert cli("score", "-q", "--stats", str(counted), *flags).returncode == 0
+
+
+def test_a_hypothesis_file_that_is_a_reference_file_is_warned_about(tmp_path: Path) -> None:
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_text("a b c d\n", encoding="utf-8")
+    done = cli("score", "-b", "-r", str(hyp), "-i", str(hyp))
+    assert done.stdout.strip() == "1.0"
+    assert f"warning: {hyp} is also the reference file {hyp}" in done.stderr
