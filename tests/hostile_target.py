@@ -135,6 +135,8 @@ def attack(message: dict[str, Any], answer: dict[str, Any]) -> None:
 
 
 def main() -> None:
+    if MODE == "exit-each":  # each process answers one question, then exits: a restart per question
+        record(os.getpid())
     if MODE in ("fork", "orphan", "hang"):
         sleeper()
     if MODE in ("double-fork", "hang"):
@@ -167,6 +169,11 @@ def main() -> None:
         except BleuError as error:  # the reference's refusals (no reference, empty corpus)
             say({**answer, "status": "error", "error": str(error)})
             continue
+        if MODE == "slow":
+            time.sleep(0.2)
+        if MODE == "exit-each" and message["seq"] > 1:
+            say(answer)
+            os._exit(0)
         if message["seq"] != ATTACKED_QUESTION:
             say(answer)
             continue

@@ -289,3 +289,48 @@ def test_markup_in_a_targets_name_and_errors_reaches_markdown_as_text(
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in out  # in the matrix's header and the details
     assert out.count("\\[x\\](javascript:alert(3))") >= 2
     assert "ROB-ERROR" in out
+
+
+def test_restarts_are_capped(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A target that exits after each answer was restarted 148 times at --examples 20 (359 s); past
+    --max-restarts every further question fails at once, as a crash."""
+    pids = tmp_path / "pids"
+    code, report = conform(capsys, "--command", f"{HOSTILE} exit-each {pids}", "--max-restarts", "3")
+    assert code == 1
+    assert rows(report)["ROB-CRASH"]["status"] == "fail"
+    assert len(pids.read_text().split()) == 4  # the first process and three restarts
+
+
+@pytest.mark.slow  # what follows the limit still costs the reference's own computations (minutes)
+def test_a_time_limit_ends_the_run_and_the_report_says_what_was_not_asked(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """0.5 s per answer would take 16 minutes; after --time-limit nothing more is asked, and the
+    verdict is no better than insufficient evidence."""
+    code, report = conform(capsys, "--command", f"{HOSTILE} slow", "--time-limit", "2")
+    assert code == 1
+    (target,) = report["targets"]
+    assert target["not_asked"] > 0
+    assert target["verdict"]["level"] != "conformant"
+
+
+def test_the_working_directory_cannot_shadow_the_harness_nor_keep_hypothesis_files(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``python -m`` puts the working directory first: a conformance/ or reference_bleu/ folder
+    there was imported instead of the harness; and every run left .hypothesis/ behind."""
+    for package in ("conformance", "conformance/runner", "reference_bleu"):
+        (tmp_path / package).mkdir()
+        (tmp_path / package / "__init__.py").write_text("raise SystemExit('shadowed')\n", encoding="utf-8")
+    (tmp_path / "conformance/runner/harness.py").write_text(
+        "raise SystemExit('shadowed')\n", encoding="utf-8"
+    )
+    (tmp_path / "mybleu.py").write_text(  # the user's own target still imports from there
+        "from reference_bleu import corpus_bleu\n\ndef bleu(h, r):\n    return corpus_bleu(h, r).score\n",
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    for target in ("reference", "mybleu:bleu"):
+        code, report = conform(capsys, "--target", target)
+        assert code == 0, report["targets"][0]["unavailable"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["conformance", "mybleu.py", "reference_bleu"]

@@ -19,6 +19,7 @@ import json
 import math
 import os
 import sys
+import time
 from collections import Counter
 from collections.abc import Sequence
 from contextvars import ContextVar
@@ -47,6 +48,11 @@ from conformance.runner.protocol import (
 )
 
 MAX_TIMEOUTS = 3
+#: Restarts of a target's process allowed by default (``--max-restarts``): a target that dies on
+#: every question costs a start-up each time; past this, every further question fails at once.
+MAX_RESTARTS = 20
+#: Seconds a target may take in all by default (``--time-limit``); later questions are not asked.
+TIME_LIMIT = 900.0
 #: Two scores of a target under test are the same score within this relative tolerance: a
 #: binary64 BLEU is within a few ulp of the exact value, whatever order it sums in; a percent
 #: scale adds two roundings and the 12-digit reading of CONF-SCALE (spec CONF-JUDGE).
@@ -117,9 +123,23 @@ class Capabilities:
     digits: int | None = None
 
 
+#: Starts the harness so that the working directory cannot shadow it (CONF-ROBUST): ``python -m``
+#: would put the working directory first, where a ``conformance/`` or ``reference_bleu/`` folder
+#: would be imported instead. The harness and the reference are imported from the folder that
+#: holds this package (the first argument) with the working directory out of ``sys.path``; the
+#: working directory then comes first again, for the target's own modules.
+_HARNESS = (
+    "import os, runpy, sys; root = sys.argv.pop(1); here = os.getcwd(); "
+    "rest = [p for p in sys.path if p not in ('', '.', here)]; sys.path[:] = [root, *rest]; "
+    "import reference_bleu, conformance.runner.harness; sys.path[:] = [here, *rest, root]; "
+    "runpy.run_module('conformance.runner.harness', run_name='__main__', alter_sys=True)"
+)
+
+
 def python_command(spec: str, input_kind: str = "tokens") -> list[str]:
     """The command that serves a built-in or ``module:attr`` target through the harness."""
-    return [sys.executable, "-m", "conformance.runner.harness", spec, "--input", input_kind]
+    root = str(Path(__file__).resolve().parents[2])  # the folder that holds conformance/
+    return [sys.executable, "-c", _HARNESS, root, spec, "--input", input_kind]
 
 
 @dataclass
@@ -146,6 +166,14 @@ class ProtocolTarget:
     #: The longest answer line read, in bytes; a longer one is a protocol fault (spec CONF-ROBUST).
     max_answer_bytes: int = MAX_LINE_BYTES
     limits: Limits = field(default_factory=Limits)
+    #: Restarts allowed after crashes and timeouts; then the target is given up on (CONF-ROBUST).
+    max_restarts: int = MAX_RESTARTS
+    #: Seconds for the whole run of this target, from its first question; then nothing is asked.
+    time_limit: float = TIME_LIMIT
+    restarts: int = 0
+    #: Questions not asked once the time limit was spent (the report says so).
+    not_asked: int = 0
+    _started: float | None = None
     _channel: Channel | None = None
     _capabilities: Capabilities | None = None
     _seq: int = 0
@@ -183,6 +211,9 @@ class ProtocolTarget:
         """
         greeting = message.get("type") == "hello"
         if self._channel is None:
+            if self._started is not None:
+                self.restarts += 1
+            self._started = self._started or time.monotonic()
             self._start()
             if not greeting:
                 self._exchange(hello(), self.startup_timeout)
@@ -273,6 +304,11 @@ class ProtocolTarget:
             raise TargetSkippedError(f"no {level} entry point")
         if self._timeouts >= MAX_TIMEOUTS:
             raise self._fault("timeout", "unresponsive: gave up after repeated timeouts")
+        if self._channel is None and self.restarts >= self.max_restarts:
+            raise self._fault("crash", f"gave up after {self.restarts} restarts (--max-restarts)")
+        if self._started is not None and time.monotonic() - self._started > self.time_limit:
+            self.not_asked += 1
+            raise TargetSkippedError(f"not asked: the time limit of {self.time_limit:g} s was spent", False)
         text = caps.input == "text"
         hyps: list[Any] = [" ".join(h) if text else list(h) for h in hypotheses]
         refs: list[Any] = [[" ".join(r) if text else list(r) for r in rs] for rs in references]
