@@ -113,6 +113,18 @@ ATTACKS: dict[str, Any] = {
 }
 
 
+#: Modes that declare ``digits`` (protocol version 2): the digits, and the answer given for a score x
+#: on [0, 1] (a percent scale): correctly rounded, one unit of the last decimal off (inside the
+#: bounds, which are compared exactly), more
+#: decimals than declared, 0.5 for everything strictly between 0 and 100 with 0 digits.
+DIGITS: dict[str, tuple[int, Any]] = {
+    "digits-honest": (2, lambda x: round(100 * x, 2)),
+    "digits-one-unit-off": (2, lambda x: round(round(100 * x, 2) + (0.01 if 0 < x < 0.99 else 0), 2)),
+    "digits-more": (2, lambda x: 100 * x + 1e-7),
+    "digits-half": (0, lambda x: 0.5 if 0 < x < 1 else round(100 * x)),
+}
+
+
 def attack(message: dict[str, Any], answer: dict[str, Any]) -> None:
     """Answer the attacked question the mode's way."""
     if MODE == "orphan":  # the parent dies; its child still holds stdout open
@@ -134,13 +146,18 @@ def attack(message: dict[str, Any], answer: dict[str, Any]) -> None:
         say(ATTACKS.get(MODE, lambda q, a: a)(message, answer))
 
 
-def main() -> None:
+def start() -> None:
+    """What a mode does before its first question: record its pid, start its children."""
     if MODE == "exit-each":  # each process answers one question, then exits: a restart per question
         record(os.getpid())
     if MODE in ("fork", "orphan", "hang"):
         sleeper()
     if MODE in ("double-fork", "hang"):
         daemon()
+
+
+def main() -> None:
+    start()
     for raw in sys.stdin.buffer:
         message = json.loads(raw)
         if message["type"] == "stop":
@@ -155,6 +172,7 @@ def main() -> None:
                     "input": "tokens",
                     "levels": ["corpus"],
                     "statistics": False,
+                    **({"version": 2, "digits": DIGITS[MODE][0]} if MODE in DIGITS else {}),
                 }
             )
             if MODE == "stop-reading":
@@ -169,6 +187,8 @@ def main() -> None:
         except BleuError as error:  # the reference's refusals (no reference, empty corpus)
             say({**answer, "status": "error", "error": str(error)})
             continue
+        if MODE in DIGITS:
+            answer["score"] = DIGITS[MODE][1](answer["score"])
         if MODE == "slow":
             time.sleep(0.2)
         if MODE == "exit-each" and message["seq"] > 1:

@@ -334,3 +334,25 @@ def test_the_working_directory_cannot_shadow_the_harness_nor_keep_hypothesis_fil
         code, report = conform(capsys, "--target", target)
         assert code == 0, report["targets"][0]["unavailable"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["conformance", "mybleu.py", "reference_bleu"]
+
+
+@pytest.mark.parametrize(
+    ("mode", "level", "fault"),
+    [
+        ("digits-honest", "conformant", None),  # x100 rounded to 2 decimals: within half a unit
+        ("digits-one-unit-off", "not conformant", None),  # 0.01 off, beyond half a unit
+        ("digits-more", "not conformant", "ROB-PROTOCOL"),  # more decimals than declared
+        ("digits-half", "not conformant", "ROB-PROTOCOL"),  # 0.5 has a decimal; 0 were declared
+    ],
+)
+def test_declared_digits_are_verified(
+    capsys: pytest.CaptureFixture[str], mode: str, level: str, fault: str | None
+) -> None:
+    """CONF-PROTOCOL ``digits``: an answer must be rounded as declared, and is compared to within half
+    a unit of its last decimal (a target declaring digits could add 0.09 to every answer)."""
+    code, report = conform(capsys, "--command", f"{HOSTILE} {mode}", "--scale", "percent")
+    (target,) = report["targets"]
+    assert target["verdict"]["level"] == level, target["verdict"]
+    assert code == (0 if level == "conformant" else 1)
+    if fault is not None:
+        assert rows(report)[fault]["status"] == "fail"

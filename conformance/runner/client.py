@@ -24,6 +24,7 @@ from collections import Counter
 from collections.abc import Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -98,10 +99,29 @@ class TargetUnavailableError(Exception):
         self.reason, self.install = reason, install
 
 
-#: The absolute resolution of the target's answers on the unit scale: 10^-digits / scale for a
-#: target whose scores are rounded to ``digits`` decimals, else 0 (compared as computed). Every
-#: comparison of an answer (``agrees``, the invariants) allows this much (spec CONF-PROTOCOL).
+#: The absolute resolution of the target's answers on the unit scale: half a unit of the last
+#: decimal, 10^-digits / 2 / scale, for a target whose scores are rounded to ``digits`` decimals,
+#: else 0 (compared as computed). Every comparison of an answer (``agrees``, the invariants)
+#: allows this much (spec CONF-PROTOCOL): a correctly rounded answer is within it, one off by a
+#: unit of its last decimal is not.
 ANSWER_RESOLUTION: ContextVar[float] = ContextVar("answer_resolution", default=0.0)
+
+
+def decimals(value: float) -> int:
+    """The decimals of ``value`` as a target prints it (the shortest text that reads back as it):
+    a score rounded to K decimals has at most K (spec CONF-PROTOCOL, ``digits``).
+
+    >>> decimals(28.3), decimals(0.1 + 0.2), decimals(100.0), decimals(1e-05)
+    (1, 17, 0, 5)
+    """
+    exponent = Decimal(repr(value)).normalize().as_tuple().exponent
+    return max(0, -exponent) if isinstance(exponent, int) else 0
+
+
+def half_unit(digits: int) -> float:
+    """Half a unit of the ``digits``-th decimal, and a millionth of it for the binary64 noise of an
+    answer exactly halfway (rounded up by the target, down by the reference): CONF-PROTOCOL."""
+    return 10.0**-digits / 2 * (1 + 1e-6)
 
 
 def absolute_tolerance() -> float:
@@ -348,6 +368,10 @@ class ProtocolTarget:
             raise self._fault("nan", "score is NaN")
         if math.isinf(value):
             raise self._fault("infinite", f"score is {value}")
+        if self.digits is not None and decimals(value) > self.digits:
+            raise self._fault(
+                "protocol", f"score {value!r} has more decimals than the {self.digits} declared (digits)"
+            )
         score = value if raw_score else unscale(value, self.scale)
         if not raw_score and not 0.0 <= score <= 1.0 + 1e-9:
             raise self._fault("out-of-range", f"score {quote(str(raw))} is outside [0, {self.scale:g}]")
