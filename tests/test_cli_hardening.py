@@ -118,9 +118,9 @@ def test_a_signal_to_score_jobs_leaves_no_worker(tmp_path: Path, name: str) -> N
 @pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="the memory limit is POSIX setrlimit")
 def test_a_file_of_long_lines_is_scored_within_bounded_memory(tmp_path: Path) -> None:
-    """Chunks were 2,000 lines whatever their length: 16 lines of 1 MiB (a few MB gzipped) took
-    about 800 MB; chunks bounded by bytes hold one or two such lines. Under a 300 MB address-space
-    limit the score must be printed (before: a MemoryError traceback)."""
+    """Chunks were 2,000 lines whatever their length: all 16 lines of 1 MiB (a few MB gzipped) were
+    one chunk, a MemoryError traceback under a 300 MB address-space limit (24 such lines peaked at
+    787 MB); chunks bounded by bytes hold one or two such lines, and the score is printed."""
     import random  # noqa: PLC0415
 
     draw = random.Random(25)  # noqa: S311 -- a corpus, not a secret
