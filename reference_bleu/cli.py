@@ -8,7 +8,9 @@ default split on whitespace) after optional case folding (``--lowercase``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -18,6 +20,7 @@ from reference_bleu.api import BleuResult, conventional_total, needs_segments, s
 from reference_bleu.errors import BleuError
 from reference_bleu.explain import explain
 from reference_bleu.files import (
+    COUNTING_OPTIONS,
     MAX_LINE_BYTES,
     Counting,
     InputDigest,
@@ -28,7 +31,9 @@ from reference_bleu.files import (
 )
 from reference_bleu.flags import SENTENCEPIECE_TOKENIZERS, refuse_sentencepiece, sacrebleu_flags
 from reference_bleu.inputs import EMPTY_CANDIDATE_RULES, EMPTY_REFERENCE_RULES
+from reference_bleu.interrupts import Interrupted, exit_code, signals_interrupt
 from reference_bleu.length import REF_LENGTH_RULES
+from reference_bleu.numbers import accept_negative_numbers
 from reference_bleu.options import (
     VERSION,
     Aggregation,
@@ -78,8 +83,6 @@ from reference_bleu.tokenizers import (
 )
 
 EXIT_USAGE = 2
-#: Ctrl-C: 128 + SIGINT, as shells report it.
-EXIT_INTERRUPTED = 130
 
 
 #: A system to score: its name, its statistics (one sum, or every segment's) and its segments.
@@ -361,12 +364,14 @@ def _options(args: argparse.Namespace, ref_length: str | None = None) -> BleuOpt
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line (the CLI's exit 2), never the usage text, and no flag
-    is ever abbreviated (``-l`` is not ``-lc``: CLI-SACREBLEU)."""
+    """argparse, but a usage error is one line (the CLI's exit 2), never the usage text; no flag is
+    ever abbreviated (``-l`` is not ``-lc``: CLI-SACREBLEU); ``-1e300`` after an option is its
+    value (NUM-INPUT)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs["allow_abbrev"] = False
         super().__init__(*args, **kwargs)
+        accept_negative_numbers(self)
 
     def error(self, message: str) -> NoReturn:
         raise CliError(f"{message} ({self.prog} -h for help)")
@@ -582,6 +587,16 @@ def _hypotheses(args: argparse.Namespace, refs: Sequence[str]) -> list[str]:
     return ["-"]
 
 
+def _warn_self_reference(args: argparse.Namespace, hyps: Sequence[str], refs: Sequence[str]) -> None:
+    """CLI-INPUT: a hypothesis file that is also a reference file scores itself (1 under the paper)."""
+    for hyp in hyps:
+        for ref in refs:
+            with contextlib.suppress(OSError):
+                if hyp != "-" and ref != "-" and os.path.samefile(hyp, ref):
+                    _warn(args, f"warning: {hyp} is also the reference file {ref}: it scores itself")
+                    break
+
+
 def _count(
     args: argparse.Namespace,
     hyp_paths: Sequence[str],
@@ -635,6 +650,7 @@ def _merged_statistics(args: argparse.Namespace) -> tuple[BleuOptions, Counting,
     merged, counting, nrefs, count = read_statistics(args.stats)
     if args.ref_length not in (None, counting.ref_length):
         raise CliError(f"the statistics were counted with --ref-length {counting.ref_length}")
+    _check_stats_text(args, counting)
     options = _options(args, counting.ref_length)
     if needs_segments(options) or args.sentence_level or args.confidence:
         raise CliError(
@@ -651,6 +667,25 @@ def _merged_statistics(args: argparse.Namespace) -> tuple[BleuOptions, Counting,
         nrefs,
         [(",".join(args.stats), [merged.truncated(options.statistics_orders)], count)],
     )
+
+
+def _check_stats_text(args: argparse.Namespace, counting: Counting) -> None:
+    """CLI-STATS: ``-tok``, ``-lc`` and the other text options given with ``--stats`` (or a profile's)
+    must be those the statistics were counted with: they cannot be applied to counts."""
+    wanted = (
+        _text(args)
+        if _profile(args)
+        else {k: getattr(args, k) for k in PAPER_TEXT if getattr(args, k, None) is not None}
+    )
+    for name in ("empty_references", "empty_candidates"):
+        if getattr(args, name, None) is not None:
+            wanted[name] = getattr(args, name)
+    for name, value in wanted.items():
+        if getattr(counting, name) != value:
+            raise CliError(
+                f"the statistics were counted with {COUNTING_OPTIONS[name]} {getattr(counting, name)}, "
+                f"not {value}: count them again with it (spec CLI-STATS)"
+            )
 
 
 def _references(args: argparse.Namespace) -> list[str]:
@@ -686,6 +721,7 @@ def _file_statistics(
         keep=keep or needs_segments(options),
         allow_empty=options.empty_corpus == "zero",
     )
+    _warn_self_reference(args, hyps, refs)  # once counted: an error stays the one line
     systems: list[System] = [(hyp, segments, count) for hyp, segments in zip(hyps, per_system, strict=True)]
     return options, counting, len(refs), systems
 
@@ -954,6 +990,7 @@ def _stats(args: argparse.Namespace) -> int:
     hyp = _hypotheses(args, args.refs)[0]
     digests: dict[str, str] = {}
     (segments,), count = _count(args, [hyp], args.refs, counting, keep=False, digests=digests)
+    _warn_self_reference(args, [hyp], args.refs)
     inputs = [InputDigest(path, digests[path], count) for path in [hyp, *args.refs]]
     print(json.dumps(statistics_document(segments[0], counting, inputs[0], inputs[1:], count), indent=2))
     return 0
@@ -990,15 +1027,24 @@ def _run(argv: Sequence[str] | None) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``reference-bleu`` command; returns the exit code (CLI)."""
     try:
-        return _run(argv)
+        with signals_interrupt():  # SIGTERM and SIGHUP clean up as Ctrl-C does
+            return _run(argv)
     except (CliError, BleuError) as error:
         print(f"reference-bleu: error: {error}", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        print("reference-bleu: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+    except KeyboardInterrupt as interrupt:
+        how = f" ({interrupt.args[0]})" if isinstance(interrupt, Interrupted) else ""
+        print(f"reference-bleu: interrupted{how}", file=sys.stderr)
+        return exit_code(interrupt)
     except BrokenPipeError:
         return 0
+    except MemoryError:  # one line, not a traceback: memory is bounded by the longest line (CLI-INPUT)
+        print(
+            "reference-bleu: error: out of memory (a line of many tokens? --max-line-bytes bounds it; "
+            "spec CLI-INPUT)",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -10,6 +10,7 @@ and merged later: the sum is exact, so merging gives exactly the score of one ru
 from __future__ import annotations
 
 import bz2
+import contextlib
 import gzip
 import hashlib
 import io
@@ -18,11 +19,11 @@ import lzma
 import os
 import signal
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass
-from itertools import islice, zip_longest
+from itertools import zip_longest
 from typing import Any, BinaryIO
 
 from reference_bleu.errors import BleuError, BleuInputError
@@ -46,8 +47,12 @@ OPTIONAL_COUNTING = {
     "empty_candidates": "keep",
     "case_order": "before",
 }
-#: Segments per chunk handed to a worker.
+#: Segments per chunk handed to a worker, at most.
 CHUNK_SIZE = 2000
+#: Characters per chunk (its rows' text, every file's line), at most unless one row alone is
+#: longer: counting holds about 75 bytes per character of a row at its peak, so memory is bounded
+#: by this, or by one row (``--max-line-bytes``), never by the number of lines (CLI-INPUT).
+CHUNK_CHARS = 1 << 20
 STATS_FORMAT = "reference-bleu-statistics"
 STATS_FORMAT_VERSION = 2
 
@@ -256,17 +261,34 @@ def chunk_statistics(
 
 
 def _chunks(rows: Iterable[tuple[str, ...]]) -> Iterator[tuple[int, list[tuple[str, ...]]]]:
-    """Chunks of at most CHUNK_SIZE rows, each with the number of its first row (from 0)."""
-    iterator = iter(rows)
-    start = 0
-    while chunk := list(islice(iterator, CHUNK_SIZE)):
+    """Chunks of at most CHUNK_SIZE rows and CHUNK_CHARS characters (or one longer row), each with
+    the number of its first row (from 0): memory bounded by bytes, not lines (CLI-INPUT)."""
+    start, chunk, size = 0, [], 0
+    for row in rows:
+        chunk.append(row)
+        size += sum(map(len, row))
+        if len(chunk) >= CHUNK_SIZE or size >= CHUNK_CHARS:
+            yield start, chunk
+            start, chunk, size = start + len(chunk), [], 0
+    if chunk:
         yield start, chunk
-        start += len(chunk)
 
 
-def _ignore_interrupts() -> None:
-    """Workers leave Ctrl-C to the main process, which stops them and exits with one line."""
+#: prctl's request to be sent a signal when the parent dies (Linux, <linux/prctl.h>).
+_PR_SET_PDEATHSIG = 1
+
+
+def _start_worker(parent: int) -> None:
+    """A worker leaves Ctrl-C to the main process, which stops it, and dies with the main process
+    however that ends (SIGKILL included: Linux's parent-death signal), never an orphan (CLI-INPUT)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        import ctypes  # noqa: PLC0415 -- Linux only
+
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the main process died before the request took effect
+        os._exit(1)
 
 
 def _in_processes(
@@ -275,9 +297,13 @@ def _in_processes(
     keep: bool,
     jobs: int,
     systems: int,
-) -> Iterator[Chunk]:
-    """Chunks scored on ``jobs`` processes, in order, with at most 2 x jobs chunks in flight."""
-    with ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts) as pool:
+) -> Generator[Chunk, None, None]:
+    """Chunks scored on ``jobs`` processes, in order, with at most 2 x jobs chunks in flight.
+
+    When the main process is interrupted (Ctrl-C, SIGTERM, SIGHUP: an exception here, or the
+    generator closed), the chunks not started are cancelled and the workers are waited for."""
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(os.getpid(),))
+    try:
         pending: list[Future[Chunk]] = []
         for start, chunk in chunks:
             pending.append(pool.submit(chunk_statistics, chunk, counting, keep, start, systems))
@@ -285,6 +311,8 @@ def _in_processes(
                 yield pending.pop(0).result()
         for future in pending:
             yield future.result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def systems_statistics(
@@ -328,7 +356,9 @@ def systems_statistics(
                 chunk_statistics(c, counting, keep_segments, k, systems) for k, c in chunks
             )
         else:
-            results = _in_processes(chunks, counting, keep_segments, jobs, systems)
+            pooled = _in_processes(chunks, counting, keep_segments, jobs, systems)
+            stack.callback(pooled.close)  # an interruption stops the workers here, not at exit
+            results = pooled
         for per_system, size in results:
             count += size
             for k, stats in enumerate(per_system):
@@ -498,18 +528,43 @@ def _read_one(path: str) -> tuple[Statistics, Counting, int, int, tuple[str, ...
     return stats, counting, nrefs, segments, digests
 
 
+#: The command-line option behind each counting field, for the messages that name it.
+COUNTING_OPTIONS = {
+    "orders": "--orders",
+    "ref_length": "--ref-length",
+    "tokenize": "--tokenize",
+    "lowercase": "--case",
+    "split": "--split",
+    "empty_references": "--empty-references",
+    "empty_candidates": "--empty-candidates",
+    "case_order": "--case-order",
+}
+
+
+def counting_difference(this: Counting, other: Counting, other_name: str) -> str:
+    """CLI-STATS. The options on which two countings differ, each named with both values:
+    ``--tokenize 13a, not none as in a.json``."""
+    return "; ".join(
+        f"{option} {getattr(this, name)}, not {getattr(other, name)} as in {other_name}"
+        for name, option in COUNTING_OPTIONS.items()
+        if getattr(this, name) != getattr(other, name)
+    )
+
+
 def read_statistics(paths: Sequence[str]) -> tuple[Statistics, Counting, int, int]:
     """CLI-STATS. Merge statistics files: the summed statistics, their common counting, nrefs and segments.
 
     Every field is checked (types, bounds, the consistency of the counts); files made with
     other orders, reference length rule, tokenizer or case folding cannot be merged (their
-    sum would mean nothing), nor can the same hypothesis file counted against the same
-    references twice (it would be counted twice): both are errors.
+    sum would mean nothing: the message names the options that differ), nor can the same
+    hypothesis file counted twice, against the same references or others (its segments would
+    count twice; two references are counted together, not merged): both are errors.
     """
     merged: Statistics | None = None
     counting: Counting | None = None
     nrefs: set[int] = set()
     seen: dict[tuple[str, ...], str] = {}
+    hypotheses: dict[str, str] = {}
     segments = 0
     for path in paths:
         stats, this, refs, count, digests = _read_one(path)
@@ -518,9 +573,18 @@ def read_statistics(paths: Sequence[str]) -> tuple[Statistics, Counting, int, in
                 "CLI-STATS",
                 f"{path} counts the same files as {seen[digests]}: merging would count them twice",
             )
-        seen[digests] = path
+        if digests[0] in hypotheses:
+            raise BleuInputError(
+                "CLI-STATS",
+                f"{path} counts the same hypothesis file as {hypotheses[digests[0]]}, against other "
+                "references: merging would count its segments twice, which is not BLEU with both "
+                "references (count once with every reference: stats -r REF1 REF2 ...)",
+            )
+        seen[digests], hypotheses[digests[0]] = path, path
         if counting is not None and this != counting:
-            raise BleuInputError("CLI-STATS", f"{path} was counted with other options: {this} vs {counting}")
+            raise BleuInputError(
+                "CLI-STATS", f"{path} was counted with {counting_difference(this, counting, paths[0])}"
+            )
         counting = this
         nrefs.add(refs)
         segments += count

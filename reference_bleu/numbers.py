@@ -11,6 +11,7 @@ before any of that work is done.
 
 from __future__ import annotations
 
+import argparse
 import math
 import re
 from decimal import Decimal
@@ -29,6 +30,8 @@ MAX_NUMBER_TEXT = 400
 
 _DECIMAL_TEXT = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 _FRACTION_TEXT = re.compile(r"[+-]?\d+/\d+")
+#: An argument that starts with "-" and is a number, not an option: "-1e300", "-1/3".
+_NEGATIVE_NUMBER = re.compile(r"^-(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|\d+/\d+)$")
 
 
 _LOWEST = Fraction(1, 10**MIN_EXPONENT)
@@ -108,3 +111,39 @@ def exact_number(
             raise error(spec_id, f"{what} is {RANGE_TEXT}")
         number = value
     return _in_range(number, what, spec_id, error)
+
+
+#: Longest exact ratio a signature shows; a longer one is shown to 7 significant digits.
+SHORT_NUMBER_TEXT = 24
+
+
+def number_text(value: Fraction, short: bool = False) -> str:
+    """NUM-INPUT. ``value`` as text, however many digits it has: ``3``, ``1/3``, or with ``short``
+    and more than 24 characters, 7 significant digits (``1.000000e-4300``).
+
+    Python refuses ``str`` of an integer beyond 4,300 digits (a denial-of-service guard), and a
+    value allowed by NUM-INPUT (10^-5000) has 5,001; the digits are written by ``decimal``,
+    which has no such limit, so no value accepted as an option fails to print.
+
+    >>> number_text(Fraction(1, 10**5000), short=True)
+    '1.000000e-5000'
+    >>> number_text(Fraction(-1, 3))
+    '-1/3'
+    """
+    numerator, denominator = (str(Decimal(n)) for n in (value.numerator, value.denominator))
+    exact = numerator if denominator == "1" else f"{numerator}/{denominator}"
+    if not short or len(exact) <= SHORT_NUMBER_TEXT:
+        return exact
+    return f"{Decimal(value.numerator) / Decimal(value.denominator):.6e}"
+
+
+def accept_negative_numbers(parser: argparse.ArgumentParser) -> None:
+    """NUM-INPUT. Let ``parser`` read ``--zero-value -1e300`` as an option and its value.
+
+    argparse takes an argument starting with "-" for an option unless it is an integer or a
+    plain decimal (``-5``, ``-0.5``): ``-1e300`` or ``-1/3`` after an option was
+    "expected one argument". Every number NUM-INPUT reads is a value here (a bad one is then
+    refused by the option's own check, naming its rule). The parser has no option that looks
+    like a number, so nothing is lost.
+    """
+    parser._negative_number_matcher = _NEGATIVE_NUMBER  # argparse's one hook for this

@@ -16,7 +16,7 @@ from reference_bleu.combination import WeightLike, weights_w_n
 from reference_bleu.errors import BleuOptionError
 from reference_bleu.inputs import EmptyCandidates, EmptyReferences, NoReference, SegmentRules
 from reference_bleu.length import REF_LENGTH_RULES, RefLengthRule
-from reference_bleu.numbers import exact_number
+from reference_bleu.numbers import exact_number, number_text
 from reference_bleu.smoothing import SMOOTHING_METHODS
 
 ZeroPrecision = Literal["limit", "skip", "sentinel", "log-constant"]
@@ -100,7 +100,8 @@ class BleuOptions:
         method = SMOOTHING_METHODS[self.smoothing]
         if method.parameter is not None:
             value = self.smoothing_value if self.smoothing_value is not None else method.default
-            smooth += f"[{method.parameter}={value}]"
+            shown = "None" if value is None else number_text(value, short=True)
+            smooth += f"[{method.parameter}={shown}]"
         return "|".join(
             [
                 f"N:{self.max_order}",

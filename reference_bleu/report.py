@@ -100,14 +100,29 @@ def render_table(rows: Sequence[Row], signature: str) -> str:
     return "\n".join([*text, f"signature: {signature}"])
 
 
+#: What Markdown (and the HTML it becomes) could read as markup in a name: HTML's three specials
+#: as entities; the backslash, code spans, links and images, and table cells escaped.
+_MARKDOWN_SPECIAL = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", **{c: f"\\{c}" for c in "\\`[]|"}})
+
+
+def markdown_text(text: str) -> str:
+    """CLI-OUTPUT. ``text`` (a file name, a target's name or error) shown as itself in Markdown and in
+    the HTML it is rendered to: no tag (``<script>``, ``<img onerror>``), no link or image
+    (``[x](javascript:...)``, ``<javascript:...>``), no code span, no extra table cell.
+
+    >>> markdown_text("<img src=x onerror=alert(1)> [a](javascript:b) | c")
+    '&lt;img src=x onerror=alert(1)&gt; \\\\[a\\\\](javascript:b) \\\\| c'
+    """
+    return text.translate(_MARKDOWN_SPECIAL)
+
+
 def render_markdown(rows: Sequence[Row], signature: str) -> str:
-    """A Markdown table of the systems, the signature below it."""
+    """A Markdown table of the systems, the signature below it; names escaped (:func:`markdown_text`)."""
     header, lines = _cells(rows)
-    escape = str.maketrans({"|": "\\|"})
     table = [
-        "| " + " | ".join(c.translate(escape) for c in header) + " |",
+        "| " + " | ".join(markdown_text(c) for c in header) + " |",
         "|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|",
-        *("| " + " | ".join(c.translate(escape) for c in line) + " |" for line in lines),
+        *("| " + " | ".join(markdown_text(c) for c in line) + " |" for line in lines),
     ]
     return "\n".join([*table, "", f"signature: `{signature}`"])
 

@@ -23,7 +23,10 @@ from reference_bleu import BleuError, corpus_bleu
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else "honest"
 PIDFILE = sys.argv[2] if len(sys.argv) > 2 else ""
-NAME = "hostile\x1b[31m red\r\n| table |" if MODE == "inject" else f"hostile-{MODE}"
+#: Markup a report could render: a script, an image that runs code, a javascript: link and autolink.
+HTML = "<script>alert(1)</script> <img src=x onerror=alert(2)> [x](javascript:alert(3)) <javascript:alert(4)>"
+NAMES = {"inject": "hostile\x1b[31m red\r\n| table |", "html": f"hostile {HTML}"}
+NAME = NAMES.get(MODE, f"hostile-{MODE}")
 
 
 ATTACKED_QUESTION = 3
@@ -44,10 +47,29 @@ def record(pid: int) -> None:
 
 
 def sleeper() -> int:
-    """A child that would live for an hour, holding our stdout."""
-    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"])
+    """A child that would live for an hour, holding our stdout (PIDFILE in its command line, so that
+    a walk of the process table finds it)."""
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)", PIDFILE])
     record(child.pid)
     return child.pid
+
+
+def daemon() -> None:
+    """A grandchild that leaves the tree and the process group (a double fork with ``setpgid``, no
+    ``setsid``), its pipes closed as a daemon's are: only the session still leads to it."""
+    child = os.fork()
+    if child:
+        os.waitpid(child, 0)
+        return
+    os.setpgid(0, 0)
+    if os.fork():
+        os._exit(0)  # the grandchild goes to init
+    record(os.getpid())
+    null = os.open(os.devnull, os.O_RDWR)
+    for descriptor in (0, 1, 2):
+        os.dup2(null, descriptor)
+    time.sleep(3600)
+    os._exit(0)
 
 
 @functools.cache
@@ -87,6 +109,19 @@ ATTACKS: dict[str, Any] = {
     "seq-true": lambda q, a: {**a, "seq": True},
     "seq-float": lambda q, a: {**a, "seq": float(q["seq"])},
     "bp-str": lambda q, a: {**a, "brevity_penalty": "x"},
+    "html": lambda q, a: {"type": "result", "seq": a["seq"], "status": "error", "error": HTML},
+}
+
+
+#: Modes that declare ``digits`` (protocol version 2): the digits, and the answer given for a score x
+#: on [0, 1] (a percent scale): correctly rounded, one unit of the last decimal off (inside the
+#: bounds, which are compared exactly), more
+#: decimals than declared, 0.5 for everything strictly between 0 and 100 with 0 digits.
+DIGITS: dict[str, tuple[int, Any]] = {
+    "digits-honest": (2, lambda x: round(100 * x, 2)),
+    "digits-one-unit-off": (2, lambda x: round(round(100 * x, 2) + (0.01 if 0 < x < 0.99 else 0), 2)),
+    "digits-more": (2, lambda x: 100 * x + 1e-7),
+    "digits-half": (0, lambda x: 0.5 if 0 < x < 1 else round(100 * x)),
 }
 
 
@@ -94,6 +129,9 @@ def attack(message: dict[str, Any], answer: dict[str, Any]) -> None:
     """Answer the attacked question the mode's way."""
     if MODE == "orphan":  # the parent dies; its child still holds stdout open
         os._exit(0)
+    if MODE == "hang":  # says so in PIDFILE (the test's cue to signal the runner), then hangs
+        record(0)
+        time.sleep(3600)
     if MODE == "non-utf8":
         send(b'{"type": "result", "seq": 1, "status": "ok", "score": 0.5, "x": "\xff\xfe"}\n')
         sys.stderr.buffer.write(b"\xff\xfe not UTF-8 either\n")
@@ -108,9 +146,18 @@ def attack(message: dict[str, Any], answer: dict[str, Any]) -> None:
         say(ATTACKS.get(MODE, lambda q, a: a)(message, answer))
 
 
-def main() -> None:
-    if MODE in ("fork", "orphan"):
+def start() -> None:
+    """What a mode does before its first question: record its pid, start its children."""
+    if MODE == "exit-each":  # each process answers one question, then exits: a restart per question
+        record(os.getpid())
+    if MODE in ("fork", "orphan", "hang"):
         sleeper()
+    if MODE in ("double-fork", "hang"):
+        daemon()
+
+
+def main() -> None:
+    start()
     for raw in sys.stdin.buffer:
         message = json.loads(raw)
         if message["type"] == "stop":
@@ -125,6 +172,7 @@ def main() -> None:
                     "input": "tokens",
                     "levels": ["corpus"],
                     "statistics": False,
+                    **({"version": 2, "digits": DIGITS[MODE][0]} if MODE in DIGITS else {}),
                 }
             )
             if MODE == "stop-reading":
@@ -139,6 +187,13 @@ def main() -> None:
         except BleuError as error:  # the reference's refusals (no reference, empty corpus)
             say({**answer, "status": "error", "error": str(error)})
             continue
+        if MODE in DIGITS:
+            answer["score"] = DIGITS[MODE][1](answer["score"])
+        if MODE == "slow":
+            time.sleep(0.2)
+        if MODE == "exit-each" and message["seq"] > 1:
+            say(answer)
+            os._exit(0)
         if message["seq"] != ATTACKED_QUESTION:
             say(answer)
             continue

@@ -9,8 +9,12 @@ every answer of a healthy target is waited for with the runner's defaults.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import re
+import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -179,3 +183,176 @@ def test_a_memory_limit_stops_a_greedy_target(capsys: pytest.CaptureFixture[str]
     assert code == 1
     failed = {i for i, c in rows(report).items() if c["status"] == "fail"}
     assert failed & {"ROB-ERROR", "ROB-CRASH"}
+
+
+def left_behind(marker: str) -> list[int]:
+    """A walk of the process table: every live process whose command line holds ``marker`` (the test's
+    own pid file, which every process a hostile target starts carries)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
+                if marker.encode() in cmdline.read() and alive(int(entry)):
+                    found.append(int(entry))
+        except OSError:
+            continue
+    return found
+
+
+def reap(marker: str) -> None:
+    """After a failed test, kill what it left behind (a test leaves nothing, whatever happens)."""
+    for pid in left_behind(marker):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def gone(marker: str) -> list[int]:
+    """The processes still holding ``marker`` once they had time to die (SIGKILL is delivered when a
+    process next runs, and init reaps the orphans): none, or those that outlived the run."""
+    deadline = time.monotonic() + 30  # a bound on waiting, not a timed assert
+    while (found := left_behind(marker)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return found
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="the walk of the process table reads Linux /proc")
+def test_a_double_fork_with_setpgid_does_not_outlive_the_run(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The grandchild leaves the target's tree (its parent exits) and its process group (setpgid);
+    only the session leads to it, and the runner kills the session too."""
+    pids = tmp_path / "pids"
+    try:
+        code, report = conform(capsys, "--command", f"{HOSTILE} double-fork {pids}")
+        assert code == 0, report  # otherwise a correct target
+        started = [int(p) for p in pids.read_text().split()]
+        assert started  # the daemon did start (a restart would start another: each is recorded)
+        assert gone(str(pids)) == []
+    finally:
+        reap(str(pids))
+
+
+def start_runner(pids: Path, *command: str) -> subprocess.Popen[str]:
+    """``reference-bleu COMMAND...`` in a process of its own, started as a terminal starts it (SIGHUP
+    and SIGINT at their defaults, whatever the test run inherited: nohup ignores SIGHUP)."""
+    start = (
+        "import runpy, signal, sys; signal.signal(signal.SIGHUP, signal.SIG_DFL); "
+        "signal.signal(signal.SIGINT, signal.default_int_handler); "
+        "sys.argv = ['reference-bleu', *sys.argv[1:]]; runpy.run_module('reference_bleu', run_name='__main__')"
+    )
+    return subprocess.Popen(
+        [sys.executable, "-c", start, *command],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="the walk of the process table reads Linux /proc")
+@pytest.mark.parametrize(("name", "code"), [("SIGTERM", 143), ("SIGHUP", 129), ("SIGINT", 130)])
+def test_a_signal_to_conform_kills_a_hung_target_and_everything_it_started(
+    tmp_path: Path, name: str, code: int
+) -> None:
+    """SIGTERM and SIGHUP clean up as Ctrl-C does: the hung target, its child and its double-forked
+    daemon are killed, and the runner exits 128 + the signal with one line."""
+    pids = tmp_path / "pids"
+    runner = start_runner(pids, "conform", "-q", "-n", "8", "--command", f"{HOSTILE} hang {pids}")
+    try:
+        while "0" not in (pids.read_text().split() if pids.exists() else []):  # the target hangs now
+            assert runner.poll() is None, runner.communicate()
+            time.sleep(0.05)
+        assert len(set(left_behind(str(pids))) - {runner.pid}) == 3  # the target, its child, its daemon
+        runner.send_signal(getattr(signal, name))
+        _, err = runner.communicate(timeout=120)
+    finally:
+        runner.kill()
+        reap(str(pids))
+    assert runner.returncode == code, err
+    assert err.strip().splitlines()[-1].startswith("reference-bleu: interrupted"), err
+    assert "Traceback" not in err
+    assert gone(str(pids)) == []
+
+
+def test_markup_in_a_targets_name_and_errors_reaches_markdown_as_text(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A Markdown report is rendered to HTML (a CI summary, a pull request): a name or an error
+    holding <script>, <img onerror> or a javascript: link must show as text, not run."""
+    assert main(["-q", "-n", "8", "--markdown", "--command", f"{HOSTILE} html"]) == 1  # ROB-ERROR
+    out = capsys.readouterr().out
+    for markup in ("<script", "<img", "<javascript"):
+        assert markup not in out
+    assert not re.search(r"(?<!\\)\]\(javascript", out)  # "\](" is text, "](" a link
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in out  # in the matrix's header and the details
+    assert out.count("\\[x\\](javascript:alert(3))") >= 2
+    assert "ROB-ERROR" in out
+
+
+def test_restarts_are_capped(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A target that exits after each answer was restarted 148 times at --examples 20 (359 s); past
+    --max-restarts every further question fails at once, as a crash."""
+    pids = tmp_path / "pids"
+    code, report = conform(capsys, "--command", f"{HOSTILE} exit-each {pids}", "--max-restarts", "3")
+    assert code == 1
+    assert rows(report)["ROB-CRASH"]["status"] == "fail"
+    assert len(pids.read_text().split()) == 4  # the first process and three restarts
+
+
+@pytest.mark.slow  # what follows the limit still costs the reference's own computations (minutes)
+def test_a_time_limit_ends_the_run_and_the_report_says_what_was_not_asked(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """0.5 s per answer would take 16 minutes; after --time-limit nothing more is asked, and the
+    verdict is no better than insufficient evidence."""
+    code, report = conform(capsys, "--command", f"{HOSTILE} slow", "--time-limit", "2")
+    assert code == 1
+    (target,) = report["targets"]
+    assert target["not_asked"] > 0
+    assert target["verdict"]["level"] != "conformant"
+
+
+def test_the_working_directory_cannot_shadow_the_harness_nor_keep_hypothesis_files(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``python -m`` puts the working directory first: a conformance/ or reference_bleu/ folder
+    there was imported instead of the harness; and every run left .hypothesis/ behind."""
+    for package in ("conformance", "conformance/runner", "reference_bleu"):
+        (tmp_path / package).mkdir()
+        (tmp_path / package / "__init__.py").write_text("raise SystemExit('shadowed')\n", encoding="utf-8")
+    (tmp_path / "conformance/runner/harness.py").write_text(
+        "raise SystemExit('shadowed')\n", encoding="utf-8"
+    )
+    (tmp_path / "mybleu.py").write_text(  # the user's own target still imports from there
+        "from reference_bleu import corpus_bleu\n\ndef bleu(h, r):\n    return corpus_bleu(h, r).score\n",
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    for target in ("reference", "mybleu:bleu"):
+        code, report = conform(capsys, "--target", target)
+        assert code == 0, report["targets"][0]["unavailable"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["conformance", "mybleu.py", "reference_bleu"]
+
+
+@pytest.mark.parametrize(
+    ("mode", "level", "fault"),
+    [
+        ("digits-honest", "conformant", None),  # x100 rounded to 2 decimals: within half a unit
+        ("digits-one-unit-off", "not conformant", None),  # 0.01 off, beyond half a unit
+        ("digits-more", "not conformant", "ROB-PROTOCOL"),  # more decimals than declared
+        ("digits-half", "not conformant", "ROB-PROTOCOL"),  # 0.5 has a decimal; 0 were declared
+    ],
+)
+def test_declared_digits_are_verified(
+    capsys: pytest.CaptureFixture[str], mode: str, level: str, fault: str | None
+) -> None:
+    """CONF-PROTOCOL ``digits``: an answer must be rounded as declared, and is compared to within half
+    a unit of its last decimal (a target declaring digits could add 0.09 to every answer)."""
+    code, report = conform(capsys, "--command", f"{HOSTILE} {mode}", "--scale", "percent")
+    (target,) = report["targets"]
+    assert target["verdict"]["level"] == level, target["verdict"]
+    assert code == (0 if level == "conformant" else 1)
+    if fault is not None:
+        assert rows(report)[fault]["status"] == "fail"

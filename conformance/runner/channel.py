@@ -181,23 +181,31 @@ class Channel:
     # -- ending -------------------------------------------------------------------------------
 
     def kill(self) -> int | None:
-        """Kill the process, its group and every descendant; the target's exit code (None if killed).
+        """Kill the process, its group, its session and every descendant; its exit code (None if killed).
 
-        The pipes are not closed here: a reader blocked on a pipe that an escaped process still
-        holds would block the close; the daemon threads end at end of file.
+        The tree below the target is taken before anything is killed (a child killed first would
+        leave its own children to init, out of the tree); the session then finds what left the
+        tree and the group (a double fork with ``setpgid``). Rounds repeat until none of them is
+        left, so a process forked while the others were being killed is killed too. The pipes
+        are not closed here: a reader blocked on a pipe that an escaped process still holds would
+        block the close; the daemon threads end at end of file.
         """
         code = self.process.poll()
-        doomed = descendants(self.process.pid)
-        if sys.platform != "win32":
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.process.pid, signal.SIGKILL)
-        for pid in doomed:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGKILL)
-        with contextlib.suppress(ProcessLookupError):
-            self.process.kill()
-        self.process.wait()
-        _await_death([*doomed, *group_members(self.process.pid)])
+        pid = self.process.pid
+        for _ in range(KILL_ROUNDS):
+            doomed = _living({*descendants(pid), *members(pid)})
+            if sys.platform != "win32":
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(pid, signal.SIGKILL)
+            for other in doomed:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(other, signal.SIGKILL)
+            with contextlib.suppress(ProcessLookupError):
+                self.process.kill()
+            self.process.wait()
+            _await_death(doomed)
+            if not _living(set(members(pid))):
+                break
         self._writes.put(None)
         return code
 
@@ -213,19 +221,32 @@ class Channel:
 #: How long the runner waits for killed processes to be gone (SIGKILL is delivered when the
 #: process next runs, which on a loaded machine is not at once); it returns sooner when they are.
 DEATH_GRACE = 10.0
+#: Rounds of killing a target's processes: one suffices unless they fork while being killed.
+KILL_ROUNDS = 5
 
 
-def _processes() -> list[tuple[int, bytes, int, int]]:
-    """(pid, state, parent, process group) of every process (Linux ``/proc``; elsewhere none)."""
+@dataclass(frozen=True)
+class _Process:
+    """A line of the process table: pid, state (``R``, ``S``, ``Z``...), parent, group and session."""
+
+    pid: int
+    state: bytes
+    parent: int
+    group: int
+    session: int
+
+
+def _processes() -> list[_Process]:
+    """Every process (Linux ``/proc``; elsewhere none)."""
     table = []
     for entry in os.listdir("/proc") if os.path.isdir("/proc") else []:
         if not entry.isdigit():
             continue
         try:
             with open(f"/proc/{entry}/stat", "rb") as stat:
-                # pid (comm) state ppid pgrp ...: comm may hold spaces and ")", so split after the last ")"
+                # pid (comm) state ppid pgrp session: comm may hold spaces and ")": split after the last
                 fields = stat.read().rsplit(b")", 1)[1].split()
-            table.append((int(entry), fields[0], int(fields[1]), int(fields[2])))
+            table.append(_Process(int(entry), fields[0], int(fields[1]), int(fields[2]), int(fields[3])))
         except (OSError, ValueError, IndexError):
             continue
     return table
@@ -234,8 +255,8 @@ def _processes() -> list[tuple[int, bytes, int, int]]:
 def descendants(pid: int) -> list[int]:
     """The processes below ``pid`` (Linux ``/proc``; elsewhere none are known): a snapshot."""
     children: dict[int, list[int]] = {}
-    for child, _state, parent, _group in _processes():
-        children.setdefault(parent, []).append(child)
+    for process in _processes():
+        children.setdefault(process.parent, []).append(process.pid)
     found, frontier = [], [pid]
     while frontier:
         below = children.get(frontier.pop(), [])
@@ -244,17 +265,19 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
-def group_members(group: int) -> list[int]:
-    """The processes of process group ``group``, however far they were reparented."""
-    return [pid for pid, _state, _parent, pgrp in _processes() if pgrp == group]
+def members(leader: int) -> list[int]:
+    """The processes of the process group or the session ``leader`` started, however far they were
+    reparented (a target is started with ``setsid``: both ids are its pid)."""
+    return [p.pid for p in _processes() if leader in (p.group, p.session) and p.pid != leader]
 
 
-def _await_death(pids: list[int]) -> None:
-    """Wait until none of ``pids`` runs any more (gone, or a zombie: dead, only not reaped)."""
+def _living(pids: set[int]) -> set[int]:
+    """Those of ``pids`` that still run (not gone, not zombies: dead, only not reaped)."""
+    return {p.pid for p in _processes() if p.pid in pids and p.state != b"Z"}
+
+
+def _await_death(pids: set[int]) -> None:
+    """Wait until none of ``pids`` runs any more (gone, or a zombie)."""
     deadline = time.monotonic() + DEATH_GRACE
-    watched = set(pids)
-    while watched and time.monotonic() < deadline:
-        states = {pid: state for pid, state, _parent, _group in _processes() if pid in watched}
-        watched = {pid for pid, state in states.items() if state != b"Z"}
-        if watched:
-            time.sleep(0.01)
+    while (pids := _living(pids)) and time.monotonic() < deadline:
+        time.sleep(0.01)

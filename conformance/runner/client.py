@@ -19,10 +19,12 @@ import json
 import math
 import os
 import sys
+import time
 from collections import Counter
 from collections.abc import Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +49,11 @@ from conformance.runner.protocol import (
 )
 
 MAX_TIMEOUTS = 3
+#: Restarts of a target's process allowed by default (``--max-restarts``): a target that dies on
+#: every question costs a start-up each time; past this, every further question fails at once.
+MAX_RESTARTS = 20
+#: Seconds a target may take in all by default (``--time-limit``); later questions are not asked.
+TIME_LIMIT = 900.0
 #: Two scores of a target under test are the same score within this relative tolerance: a
 #: binary64 BLEU is within a few ulp of the exact value, whatever order it sums in; a percent
 #: scale adds two roundings and the 12-digit reading of CONF-SCALE (spec CONF-JUDGE).
@@ -92,10 +99,29 @@ class TargetUnavailableError(Exception):
         self.reason, self.install = reason, install
 
 
-#: The absolute resolution of the target's answers on the unit scale: 10^-digits / scale for a
-#: target whose scores are rounded to ``digits`` decimals, else 0 (compared as computed). Every
-#: comparison of an answer (``agrees``, the invariants) allows this much (spec CONF-PROTOCOL).
+#: The absolute resolution of the target's answers on the unit scale: half a unit of the last
+#: decimal, 10^-digits / 2 / scale, for a target whose scores are rounded to ``digits`` decimals,
+#: else 0 (compared as computed). Every comparison of an answer (``agrees``, the invariants)
+#: allows this much (spec CONF-PROTOCOL): a correctly rounded answer is within it, one off by a
+#: unit of its last decimal is not.
 ANSWER_RESOLUTION: ContextVar[float] = ContextVar("answer_resolution", default=0.0)
+
+
+def decimals(value: float) -> int:
+    """The decimals of ``value`` as a target prints it (the shortest text that reads back as it):
+    a score rounded to K decimals has at most K (spec CONF-PROTOCOL, ``digits``).
+
+    >>> decimals(28.3), decimals(0.1 + 0.2), decimals(100.0), decimals(1e-05)
+    (1, 17, 0, 5)
+    """
+    exponent = Decimal(repr(value)).normalize().as_tuple().exponent
+    return max(0, -exponent) if isinstance(exponent, int) else 0
+
+
+def half_unit(digits: int) -> float:
+    """Half a unit of the ``digits``-th decimal, and a millionth of it for the binary64 noise of an
+    answer exactly halfway (rounded up by the target, down by the reference): CONF-PROTOCOL."""
+    return 10.0**-digits / 2 * (1 + 1e-6)
 
 
 def absolute_tolerance() -> float:
@@ -117,9 +143,23 @@ class Capabilities:
     digits: int | None = None
 
 
+#: Starts the harness so that the working directory cannot shadow it (CONF-ROBUST): ``python -m``
+#: would put the working directory first, where a ``conformance/`` or ``reference_bleu/`` folder
+#: would be imported instead. The harness and the reference are imported from the folder that
+#: holds this package (the first argument) with the working directory out of ``sys.path``; the
+#: working directory then comes first again, for the target's own modules.
+_HARNESS = (
+    "import os, runpy, sys; root = sys.argv.pop(1); here = os.getcwd(); "
+    "rest = [p for p in sys.path if p not in ('', '.', here)]; sys.path[:] = [root, *rest]; "
+    "import reference_bleu, conformance.runner.harness; sys.path[:] = [here, *rest, root]; "
+    "runpy.run_module('conformance.runner.harness', run_name='__main__', alter_sys=True)"
+)
+
+
 def python_command(spec: str, input_kind: str = "tokens") -> list[str]:
     """The command that serves a built-in or ``module:attr`` target through the harness."""
-    return [sys.executable, "-m", "conformance.runner.harness", spec, "--input", input_kind]
+    root = str(Path(__file__).resolve().parents[2])  # the folder that holds conformance/
+    return [sys.executable, "-c", _HARNESS, root, spec, "--input", input_kind]
 
 
 @dataclass
@@ -146,6 +186,14 @@ class ProtocolTarget:
     #: The longest answer line read, in bytes; a longer one is a protocol fault (spec CONF-ROBUST).
     max_answer_bytes: int = MAX_LINE_BYTES
     limits: Limits = field(default_factory=Limits)
+    #: Restarts allowed after crashes and timeouts; then the target is given up on (CONF-ROBUST).
+    max_restarts: int = MAX_RESTARTS
+    #: Seconds for the whole run of this target, from its first question; then nothing is asked.
+    time_limit: float = TIME_LIMIT
+    restarts: int = 0
+    #: Questions not asked once the time limit was spent (the report says so).
+    not_asked: int = 0
+    _started: float | None = None
     _channel: Channel | None = None
     _capabilities: Capabilities | None = None
     _seq: int = 0
@@ -183,6 +231,9 @@ class ProtocolTarget:
         """
         greeting = message.get("type") == "hello"
         if self._channel is None:
+            if self._started is not None:
+                self.restarts += 1
+            self._started = self._started or time.monotonic()
             self._start()
             if not greeting:
                 self._exchange(hello(), self.startup_timeout)
@@ -273,6 +324,11 @@ class ProtocolTarget:
             raise TargetSkippedError(f"no {level} entry point")
         if self._timeouts >= MAX_TIMEOUTS:
             raise self._fault("timeout", "unresponsive: gave up after repeated timeouts")
+        if self._channel is None and self.restarts >= self.max_restarts:
+            raise self._fault("crash", f"gave up after {self.restarts} restarts (--max-restarts)")
+        if self._started is not None and time.monotonic() - self._started > self.time_limit:
+            self.not_asked += 1
+            raise TargetSkippedError(f"not asked: the time limit of {self.time_limit:g} s was spent", False)
         text = caps.input == "text"
         hyps: list[Any] = [" ".join(h) if text else list(h) for h in hypotheses]
         refs: list[Any] = [[" ".join(r) if text else list(r) for r in rs] for rs in references]
@@ -312,6 +368,10 @@ class ProtocolTarget:
             raise self._fault("nan", "score is NaN")
         if math.isinf(value):
             raise self._fault("infinite", f"score is {value}")
+        if self.digits is not None and decimals(value) > self.digits:
+            raise self._fault(
+                "protocol", f"score {value!r} has more decimals than the {self.digits} declared (digits)"
+            )
         score = value if raw_score else unscale(value, self.scale)
         if not raw_score and not 0.0 <= score <= 1.0 + 1e-9:
             raise self._fault("out-of-range", f"score {quote(str(raw))} is outside [0, {self.scale:g}]")

@@ -21,6 +21,8 @@ import math
 import platform
 import shlex
 import sys
+import tempfile
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -28,6 +30,8 @@ from conformance.peers.models import NLTK_VERSION, SACREBLEU_VERSION
 from conformance.runner.channel import MAX_LINE_BYTES, Limits, limits_supported
 from conformance.runner.client import (
     ANSWER_RESOLUTION,
+    MAX_RESTARTS,
+    TIME_LIMIT,
     ProtocolTarget,
     TargetUnavailableError,
     printable,
@@ -41,7 +45,9 @@ from conformance.runner.judge.base import Check
 from conformance.runner.legend import LEGEND, explain_id, fitted, legend, table
 from conformance.runner.protocol import MAX_DIGITS
 from reference_bleu.errors import BleuError
+from reference_bleu.numbers import accept_negative_numbers
 from reference_bleu.options import VERSION
+from reference_bleu.report import markdown_text
 
 REPORT_FORMAT = "reference-bleu-conform"
 REPORT_VERSION = 1
@@ -73,6 +79,8 @@ class TargetReport:
     verdict: Verdict | None = None
     #: The runner's own failure on this target (exit 3), as one line; "" when there was none.
     runner_error: str = ""
+    #: Questions not asked because the target's time limit (``--time-limit``) was spent.
+    not_asked: int = 0
 
     def as_json(self) -> dict[str, Any]:
         """Stable keys; no timings, so the same seed gives the same report."""
@@ -87,6 +95,7 @@ class TargetReport:
             "checks": [_check_json(c) for c in self.checks],
             "verdict": self.verdict.as_json() if self.verdict else None,
             "runner_error": self.runner_error,
+            "not_asked": self.not_asked,
             "causes": [
                 {"headline": head.id, "also": [c.id for c in others]} for head, others in causes(self.checks)
             ],
@@ -130,6 +139,8 @@ class RunSettings:
     expectation: Expectation | None = None
     max_answer_bytes: int = MAX_LINE_BYTES
     limits: Limits = field(default_factory=Limits)
+    max_restarts: int = MAX_RESTARTS
+    time_limit: float = TIME_LIMIT
 
 
 def run_target(spec: str, command: list[str], settings: RunSettings) -> TargetReport:
@@ -145,6 +156,8 @@ def run_target(spec: str, command: list[str], settings: RunSettings) -> TargetRe
         startup_timeout=settings.startup_timeout,
         max_answer_bytes=settings.max_answer_bytes,
         limits=settings.limits,
+        max_restarts=settings.max_restarts,
+        time_limit=settings.time_limit,
     )
     try:
         return _judged(spec, target, settings)
@@ -182,6 +195,10 @@ def _judged_at_resolution(spec: str, target: ProtocolTarget, settings: RunSettin
     say("placing it in the convention space")
     expectation = settings.expectation or Expectation.parse("paper")
     verdict = judge_expectation(target, found, judge.checks, expectation, settings.seed)
+    if target.not_asked and verdict.level == "conformant":  # no verdict on questions never asked
+        verdict = replace(
+            verdict, level="insufficient evidence", unaccounted=("the questions after its --time-limit",)
+        )
     return TargetReport(
         spec,
         caps.name,
@@ -191,6 +208,7 @@ def _judged_at_resolution(spec: str, target: ProtocolTarget, settings: RunSettin
         found.config,
         dict(caps.versions),
         verdict=verdict,
+        not_asked=target.not_asked,
     )
 
 
@@ -317,10 +335,10 @@ def matrix(reports: list[TargetReport], markdown: bool) -> str:
     body.append(["behaves as", *((r.verdict.point or "-") if r.verdict else "" for r in reports)])
     if markdown:
         lines = [
-            "| " + " | ".join(cell.replace("|", "\\|") for cell in header) + " |",
+            "| " + " | ".join(markdown_text(cell) for cell in header) + " |",
             "|" + "---|" * len(header),
         ]
-        lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in body]
+        lines += ["| " + " | ".join(markdown_text(cell) for cell in row) + " |" for row in body]
     else:
         lines = table([header, *body])  # cells wrapped to 100 columns
     notes = [fitted(f"{r.name}: {r.unavailable}") for r in reports if not r.available]
@@ -421,6 +439,10 @@ def details(report: TargetReport, markdown: bool) -> str:
         if explained:
             same = ", ".join(c.id for c in explained)
             lines.append(f"{indent}the same input also fails (same cause): {same}")
+    if report.not_asked:
+        lines.append(
+            f"{indent}{report.not_asked} questions not asked: the time limit (--time-limit) was spent"
+        )
     headline = report.verdict.headline() if report.verdict else "not conformant"
     title = f"{report.name}: {headline}"
     if report.verdict and report.verdict.ambiguous:
@@ -431,7 +453,16 @@ def details(report: TargetReport, markdown: bool) -> str:
         theirs = ", ".join(f"{name} {_short(value)}" for name, value in question.predictions)
         asked = abbreviated(list(question.corpus))[0]
         lines.append(f"{indent}separating question {asked}: target {_short(question.answer)}; {theirs}")
-    return "\n".join([f"## {title}" if markdown else title, *lines])
+    if markdown:  # a target's name and errors are text, never markup (CONF-ROBUST)
+        return "\n".join([f"## {markdown_text(title)}", *(_markdown_line(line) for line in lines)])
+    return "\n".join([title, *lines])
+
+
+def _markdown_line(line: str) -> str:
+    """A line of the details in Markdown: its bullet or indent kept, the rest escaped."""
+    body = line.lstrip(" ")
+    lead = line[: len(line) - len(body)] + ("- " if body.startswith("- ") else "")
+    return lead + markdown_text(line[len(lead) :])
 
 
 def _value(value: Any) -> str:
@@ -449,6 +480,7 @@ def _parser() -> argparse.ArgumentParser:
         description="validate a BLEU implementation against the spec",
         allow_abbrev=False,  # no flag by a prefix (spec CLI-SACREBLEU)
     )
+    accept_negative_numbers(parser)  # --timeout -1e3 is a bad value, not a missing one
     parser.add_argument(
         "--target",
         "-t",
@@ -512,6 +544,19 @@ def _parser() -> argparse.ArgumentParser:
         help="seconds for a target's first answer after it starts (120: torch imports are slow)",
     )
     parser.add_argument(
+        "--max-restarts",
+        type=int,
+        default=MAX_RESTARTS,
+        help=f"restarts of a target that crashes or hangs; then every later question fails ({MAX_RESTARTS})",
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        default=TIME_LIMIT,
+        metavar="SECONDS",
+        help=f"seconds for each target in all; later questions are not asked ({TIME_LIMIT:g})",
+    )
+    parser.add_argument(
         "--max-answer-bytes",
         type=int,
         default=MAX_LINE_BYTES,
@@ -546,7 +591,11 @@ def _parser() -> argparse.ArgumentParser:
 
 def _settings(args: argparse.Namespace) -> RunSettings:
     """The validated settings of a run; a :class:`RunnerUsageError` names the first bad option."""
-    for name, value in (("--timeout", args.timeout), ("--startup-timeout", args.startup_timeout)):
+    for name, value in (
+        ("--timeout", args.timeout),
+        ("--startup-timeout", args.startup_timeout),
+        ("--time-limit", args.time_limit),
+    ):
         if not (math.isfinite(value) and 0 < value <= MAX_TIMEOUT):
             raise RunnerUsageError(f"{name} must be a number of seconds in (0, {MAX_TIMEOUT:g}], not {value}")
     bounded = (
@@ -554,6 +603,7 @@ def _settings(args: argparse.Namespace) -> RunSettings:
         ("--seed", args.seed, 0, MAX_SEED),
         ("--max-answer-bytes", args.max_answer_bytes, MIN_ANSWER_BYTES, MAX_ANSWER_BYTES),
         ("--memory-limit", args.memory_limit, 0, 1 << 30),
+        ("--max-restarts", args.max_restarts, 0, 1 << 20),
         ("--cpu-limit", args.cpu_limit, 0, 1 << 30),
         ("--digits", 0 if args.digits is None else args.digits, 0, MAX_DIGITS),
     )
@@ -581,7 +631,25 @@ def _settings(args: argparse.Namespace) -> RunSettings:
         expectation=expectation,
         max_answer_bytes=args.max_answer_bytes,
         limits=Limits(args.memory_limit, args.cpu_limit),
+        max_restarts=args.max_restarts,
+        time_limit=args.time_limit,
     )
+
+
+@contextlib.contextmanager
+def _private_hypothesis_home() -> Iterator[None]:
+    """hypothesis keeps its database and caches in ``.hypothesis/`` of the working directory; a run
+    keeps them in a temporary folder instead, removed at the end (CONF-ROBUST): the user's folder
+    is left as it was. The previous home is restored (the runner may run inside a test session)."""
+    from hypothesis import configuration  # noqa: PLC0415 -- the [conform] extra, imported already
+
+    previous = configuration.storage_directory(intent_to_write=False).home_directory
+    with tempfile.TemporaryDirectory(prefix="reference-bleu-conform-") as home:
+        configuration.set_hypothesis_home_dir(home)
+        try:
+            yield
+        finally:
+            configuration.set_hypothesis_home_dir(previous)
 
 
 class RunnerUsageError(Exception):
@@ -620,7 +688,8 @@ def main(argv: list[str]) -> int:
     single = bool(jobs)
     if not jobs:
         jobs = [(t, python_command(t)) for t in MATRIX]
-    reports = [run_target(spec, command, settings) for spec, command in jobs]
+    with _private_hypothesis_home():
+        reports = [run_target(spec, command, settings) for spec, command in jobs]
     if single and len(reports) == 1 and not reports[0].available:
         print(
             f"reference-bleu conform: {reports[0].target}: {reports[0].unavailable} (spec CONF-RUNNER)",

@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 
 from conformance.peers.divergences import REGISTRY
 from conformance.peers.models import Case, PeerTarget
-from conformance.runner.client import ANSWER_RESOLUTION, SCORE_TOLERANCE, ProtocolTarget
+from conformance.runner.client import ANSWER_RESOLUTION, SCORE_TOLERANCE, ProtocolTarget, half_unit
 from conformance.runner.fingerprint import aggregation, domain, ref_length, scale, text, zero
 from conformance.runner.fingerprint.base import (
     BINARY32_TOLERANCE,
@@ -190,8 +190,8 @@ def fingerprint(target: ProtocolTarget) -> Fingerprint:
     target.count_errors = False
     text = target.capabilities.input == "text"
     digits = target.digits
-    if digits is not None:  # FP-SCALE reads raw answers: one unit of their last decimal
-        ANSWER_RESOLUTION.set(10.0**-digits)
+    if digits is not None:  # FP-SCALE reads raw answers: half a unit of their last decimal
+        ANSWER_RESOLUTION.set(half_unit(digits))
     for listed in POINTS:
         if listed.id == "FP-TEXT" and not text:
             continue  # token targets get tokens: tokenization and case are the caller's
@@ -212,7 +212,7 @@ def fingerprint(target: ProtocolTarget) -> Fingerprint:
             if point.id == "FP-SCALE":
                 target.scale = 100.0 if "percent" in finding.convention.flags else 1.0
                 if digits is not None:  # from here on answers are divided by the scale
-                    ANSWER_RESOLUTION.set(10.0**-digits / target.scale)
+                    ANSWER_RESOLUTION.set(half_unit(digits) / target.scale)
     findings = [_settled_precision(f, config, flags) if f.point.id == "FP-PRECISION" else f for f in findings]
     findings = [_settled_again(f, config, flags) for f in findings]
     target.count_errors = True
