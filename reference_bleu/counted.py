@@ -95,6 +95,10 @@ class CountedCorpus:
             )
         return self._tokens[text]
 
+    def counted_texts(self) -> set[Text]:
+        """The text conventions counted so far."""
+        return {text for text, _ in self._counts}
+
     def counts(self, text: Text, orders: int) -> list[list[Statistics]]:
         """Each system's segment statistics under the paper's segment rules (NUM-FAST), counted once."""
         key = (text, max(orders, COUNTED_ORDERS))
