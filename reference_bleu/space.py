@@ -226,7 +226,7 @@ def mixed(a: Point, b: Point, taken: Iterator[str] | tuple[str, ...] | frozenset
 
 @cache
 def axis_values_declared() -> dict[str, tuple[tuple[tuple[str, Any], ...], ...]]:
-    """ATTR-SEARCH. The values each axis takes, as assignments of its fields.
+    """IDENT-SEARCH. The values each axis takes, as assignments of its fields.
 
     Those of the named profiles, then each declared value of each of its fields with the
     axis's other fields at the paper's values; in that order, without repeats.
@@ -245,7 +245,7 @@ def axis_values_declared() -> dict[str, tuple[tuple[tuple[str, Any], ...], ...]]
 
 
 def neighbours(base: Point, axis_set: tuple[str, ...]) -> Iterator[Fields]:
-    """ATTR-SEARCH. Every assignment that changes each axis of ``axis_set`` away from ``base``'s value."""
+    """IDENT-SEARCH. Every assignment that changes each axis of ``axis_set`` away from ``base``'s value."""
     mine = base.fields
     choices = []
     for axis in axis_set:

@@ -23,11 +23,11 @@ from reference_bleu.smoothing import SMOOTHING_METHODS
 
 SPEC = Path(__file__).resolve().parent.parent / "spec"
 HEADING = re.compile(
-    r"^## ((?:BLEU|SMOOTH|TOK|EC|NUM|API|CLI|CONF|CONV|INV|SIG)(?:-[A-Z0-9]+)*)\b", re.MULTILINE
+    r"^## ((?:BLEU|SMOOTH|TOK|EC|NUM|API|CLI|CONF|CONV|INV|SIG|ATTR|IDENT)(?:-[A-Z0-9]+)*)\b", re.MULTILINE
 )
 FORMULA = re.compile(r"^(BLEU|SMOOTH|TOK)-")
 DOC_ID = re.compile(r"^((?:BLEU|SMOOTH|TOK)(?:-[A-Z0-9]+)+)\. ")
-CITED = re.compile(r"\b(?:spec |\()((?:BLEU|SMOOTH|TOK|EC|NUM|API|CLI|CONF|CONV|INV|SIG)(?:-[A-Z0-9]+)*)\b")
+CITED = re.compile(r"\b(?:spec |\()((?:BLEU|SMOOTH|TOK|EC|NUM|API|CLI|CONF|CONV|INV|SIG|ATTR|IDENT)(?:-[A-Z0-9]+)*)\b")
 
 
 def spec_sections() -> dict[str, str]:
