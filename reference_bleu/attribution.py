@@ -50,7 +50,7 @@ def reported_value(result: BleuResult, scale: str) -> Fraction:
 
 @dataclass(frozen=True)
 class Player:
-    """One axis, or axes that cannot be attributed apart (ATTR-INVALID): their fields and values at A and B."""
+    """One axis, or axes attributed together (ATTR-INVALID): their fields, their values at A and B."""
 
     axes: tuple[str, ...]
     fields: tuple[str, ...]
@@ -95,7 +95,7 @@ class Comparison:
         return tuple(b - a for a, b in zip(self.start, self.end, strict=True))
 
     def rankings(self) -> list[tuple[str, tuple[tuple[int, ...], ...]]]:
-        """ATTR-RANKING. The systems ranked (best first; equal values share a rank) at A and after each path step."""
+        """ATTR-RANKING. The systems ranked (best first; equal values tie) at A, then after each step."""
         rows = [("start", _ranking(self.start))]
         rows += [(step.player.name, _ranking(step.values)) for step in self.path]
         return rows
@@ -123,6 +123,13 @@ class _Values:
                 self.memo[taken] = None
         return self.memo[taken]
 
+    def need(self, taken: frozenset[str]) -> tuple[Fraction, ...]:
+        """v(S) of a mixture that ATTR-INVALID made scorable (or an endpoint that was scored)."""
+        value = self(taken)
+        if value is None:
+            raise BleuError("ATTR-INVALID", "a mixture left unscored: the axes were not joined")
+        return value
+
 
 def _players(a: Point, b: Point, order: Sequence[str] | None) -> list[Player]:
     """The differing fields grouped by axis (ATTR-AXES), in ``order`` or the axes' order."""
@@ -140,7 +147,9 @@ def _players(a: Point, b: Point, order: Sequence[str] | None) -> list[Player]:
     known = axes()
     for axis in ranked:
         if axis not in known:
-            raise BleuOptionError("ATTR-PATH", f"unknown axis {axis!r} in the order; axes: {', '.join(known)}")
+            raise BleuOptionError(
+                "ATTR-PATH", f"unknown axis {axis!r} in the order; axes: {', '.join(known)}"
+            )
     position = {axis: k for k, axis in enumerate([*ranked, *(x for x in known if x not in ranked)])}
     players = [_player(a, b, tuple(sorted(g[0], key=position.__getitem__)), g[1]) for g in groups]
     return sorted(players, key=lambda p: min(position[x] for x in p.axes))
@@ -183,7 +192,9 @@ def _separable(players: list[Player], values: _Values, a: Point, b: Point) -> tu
         fix = next((p for j, p in outside if values(_taken(players, bad | 1 << j)) is not None), None)
         group = [*inside, fix] if fix is not None else list(players)
         merged = "+".join(x for p in group for x in p.axes)
-        notes.append(f"{merged}: the reference refuses a mixture of these axes, so they are attributed together")
+        notes.append(
+            f"{merged}: the reference refuses a mixture of these axes, so they are attributed together"
+        )
         players = _merge(players, group, a, b)
 
 
@@ -205,26 +216,39 @@ def compare(
     >>> from reference_bleu.space import profile_point
     >>> c = compare(corpus, profile_point("paper"), profile_point("nmt"))
     >>> [p.name for p in c.players], c.difference == (sum(s[0] for s in c.shapley),)
-    (['ref_length+...', ...], True)
+    (['ref_length', 'zero_length', 'arithmetic'], True)
     """
     if scale not in SCALES:
         raise BleuOptionError("ATTR-VALUE", f"scale must be percent or unit, not {scale!r}")
     values = _Values(corpus, a, b, scale)
-    start, end = values(frozenset()), values(frozenset(differing_fields(a, b)))
-    for point, value in ((a, start), (b, end)):
-        if value is None:
+    everything = frozenset(differing_fields(a, b))
+    for point, taken in ((a, frozenset[str]()), (b, everything)):
+        if values(taken) is None:
             corpus.results(point)  # raises the reference's own error for this point
-    assert start is not None and end is not None  # noqa: S101 -- results() raised otherwise
+    start, end = values.need(frozenset()), values.need(everything)
     players, merged = _separable(_players(a, b, order), values, a, b)
     if len(players) > MAX_AXES:
-        raise BleuOptionError("ATTR-SHAPLEY", f"{len(players)} axes differ; at most {MAX_AXES} are attributed")
+        raise BleuOptionError(
+            "ATTR-SHAPLEY", f"{len(players)} axes differ; at most {MAX_AXES} are attributed"
+        )
     path = _path(players, values, start)
     shapley = _shapley(players, values)
     printed = tuple(
-        (ra.reported_text, rb.reported_text) for ra, rb in zip(corpus.results(a), corpus.results(b), strict=True)
+        (ra.reported_text, rb.reported_text)
+        for ra, rb in zip(corpus.results(a), corpus.results(b), strict=True)
     )
     return Comparison(
-        a, b, tuple(corpus.names), scale, start, end, printed, tuple(players), path, shapley, tuple(merged),
+        a,
+        b,
+        tuple(corpus.names),
+        scale,
+        start,
+        end,
+        printed,
+        tuple(players),
+        path,
+        shapley,
+        tuple(merged),
         len(values.memo),
     )
 
@@ -234,8 +258,7 @@ def _path(players: Sequence[Player], values: _Values, start: tuple[Fraction, ...
     steps, previous, mask = [], start, 0
     for k, player in enumerate(players):
         mask |= 1 << k
-        current = values(_taken(players, mask))
-        assert current is not None  # noqa: S101 -- _separable made every mixture valid
+        current = values.need(_taken(players, mask))
         steps.append(Step(player, current, tuple(c - p for c, p in zip(current, previous, strict=True))))
         previous = current
     return tuple(steps)
@@ -251,8 +274,8 @@ def _shapley(players: Sequence[Player], values: _Values) -> tuple[tuple[Fraction
         for mask in range(1 << k):
             if mask >> i & 1:
                 continue
-            with_i, without = values(_taken(players, mask | 1 << i)), values(_taken(players, mask))
-            assert with_i is not None and without is not None  # noqa: S101 -- every mixture is valid
+            with_i = values.need(_taken(players, mask | 1 << i))
+            without = values.need(_taken(players, mask))
             step = [weight[mask.bit_count()] * (x - y) for x, y in zip(with_i, without, strict=True)]
             total = step if total is None else [t + s for t, s in zip(total, step, strict=True)]
         out.append(tuple(total or ()))
@@ -293,7 +316,7 @@ def exact_text(value: Fraction) -> str:
 
 
 def to_json(c: Comparison, digits: int) -> dict[str, Any]:
-    """ATTR-OUTPUT. The comparison as one JSON object: every value exact (``p/q``) and to ``digits`` decimals."""
+    """ATTR-OUTPUT. The comparison as one JSON object: each value exact (``p/q``) and as a decimal."""
 
     def num(x: Fraction) -> dict[str, str]:
         return {"exact": exact_text(x), "decimal": value_text(x, digits + 6)}
@@ -317,9 +340,7 @@ def to_json(c: Comparison, digits: int) -> dict[str, Any]:
         "a": {"name": c.a.name, "axes": c.a.axes()},
         "b": {"name": c.b.name, "axes": c.b.axes()},
         "scale": c.scale,
-        "axes": [
-            {"axis": p.name, "fields": list(p.fields), "a": p.before, "b": p.after} for p in c.players
-        ],
+        "axes": [{"axis": p.name, "fields": list(p.fields), "a": p.before, "b": p.after} for p in c.players],
         "path_order": [p.name for p in c.players],
         "merged": list(c.merged),
         "mixtures": c.mixtures,
@@ -352,7 +373,8 @@ def render(c: Comparison, fmt: str = "text", digits: int = 4) -> str:
         lines.append(f"{'### ' if md else ''}{name}")
         a_text, b_text = value_text(c.start[s], digits), value_text(c.end[s], digits)
         lines.append(
-            f"{c.a.name} {a_text} (prints {c.printed[s][0]}), {c.b.name} {b_text} (prints {c.printed[s][1]}); "
+            f"{c.a.name} {a_text} (prints {c.printed[s][0]}), "
+            f"{c.b.name} {b_text} (prints {c.printed[s][1]}); "
             f"difference {shown([c.difference[s]], digits)[0]}"
         )
         lines.append("")
@@ -363,7 +385,9 @@ def render(c: Comparison, fmt: str = "text", digits: int = 4) -> str:
             rows.append([st.player.name, st.player.after, value_text(st.values[s], digits), d, phi])
         total = shown([c.difference[s]], digits)[0]
         rows.append(["sum", "", "", total, total])
-        lines += _table(["path step", "set to", "score after", "path contribution", "Shapley value"], rows, md)
+        lines += _table(
+            ["path step", "set to", "score after", "path contribution", "Shapley value"], rows, md
+        )
     lines.append("")
     lines.append(
         f"Path: one axis at a time in the order above (ATTR-PATH); Shapley: exact over the "

@@ -40,9 +40,16 @@ def register(commands: Any) -> None:
     )
     _files(cmp)
     cmp.add_argument(
-        "--profile", "-p", action="append", required=True, metavar="NAME", help="a point: give it twice (A, B)"
+        "--profile",
+        "-p",
+        action="append",
+        required=True,
+        metavar="NAME",
+        help="a point: give it twice (A, B)",
     )
-    cmp.add_argument("--order", default=None, metavar="AXES", help="axes to change first on the path, a,b,...")
+    cmp.add_argument(
+        "--order", default=None, metavar="AXES", help="axes to change first on the path, a,b,..."
+    )
     cmp.add_argument("--scale", choices=SCALES, default="percent", help="the one scale of both scores")
     cmp.add_argument("--digits", type=int, default=4, help="decimals printed (4); JSON also has exact values")
     cmp.set_defaults(run=_compare)
@@ -72,7 +79,9 @@ def _corpus(args: argparse.Namespace) -> CountedCorpus:
 
 def _compare(args: argparse.Namespace) -> int:
     if len(args.profile) != 2:
-        raise BleuOptionError("ATTR-CLI", f"compare needs two points: --profile A --profile B, not {len(args.profile)}")
+        raise BleuOptionError(
+            "ATTR-CLI", f"compare needs two points: --profile A --profile B, not {len(args.profile)}"
+        )
     if not 0 <= args.digits <= 20:
         raise BleuOptionError("ATTR-CLI", f"--digits must lie in 0..20, not {args.digits}")
     a, b = (profile_point(name) for name in args.profile)

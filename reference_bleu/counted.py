@@ -68,11 +68,11 @@ class CountedCorpus:
 
     @classmethod
     def from_files(
-        cls, hyp_paths: Sequence[str], ref_paths: Sequence[str], reading: Reading = Reading()
+        cls, hyp_paths: Sequence[str], ref_paths: Sequence[str], reading: Reading | None = None
     ) -> CountedCorpus:
         """The lines of hypothesis files and their reference files, read in step (CLI-FILES, CLI-INPUT)."""
         with ExitStack() as stack:
-            sources = [Source(path, stack, reading) for path in [*hyp_paths, *ref_paths]]
+            sources = [Source(path, stack, reading or Reading()) for path in [*hyp_paths, *ref_paths]]
             rows = list(parallel_lines(sources))
         k = len(hyp_paths)
         return cls([[row[i] for row in rows] for i in range(k)], [list(row[k:]) for row in rows], hyp_paths)
@@ -144,12 +144,18 @@ class CountedCorpus:
         return self._segments[key]
 
     def scored(self, text: Text, options: BleuOptions) -> list[list[Statistics]]:
-        """What :func:`score_segments` needs of each system: all segments (macro), else the sum and the last."""
+        """What :func:`score_segments` needs of each system: each segment (macro), else a sum and the last."""
         segments = self.segments(text, options)
         if options.aggregation == "macro":
             return segments
-        key = ("sum", text, options.segment_rules, options.ref_length, options.statistics_orders)
-        key += (options.denominator == "max1-segment",)
+        key = (
+            "sum",
+            text,
+            options.segment_rules,
+            options.ref_length,
+            options.statistics_orders,
+            options.denominator == "max1-segment",
+        )
         if key not in self._segments:
             self._segments[key] = [_sum_and_last(s, options) for s in segments]
         return self._segments[key]
@@ -180,7 +186,7 @@ class CountedCorpus:
 
 
 def _sum_and_last(segments: list[Statistics], options: BleuOptions) -> list[Statistics]:
-    """Every segment but the last summed (max(1, l_n) taken per segment under nltk's denominator), and the last.
+    """Every segment but the last summed (max(1, l_n) per segment under nltk's denominator), and the last.
 
     The same total and the same last segment as ``segments`` under ``options`` (BLEU-CORPUS,
     EC-015), so the same score.

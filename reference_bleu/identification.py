@@ -24,6 +24,7 @@ from typing import Any
 from reference_bleu.attribution import reported_value, value_text
 from reference_bleu.counted import CountedCorpus
 from reference_bleu.errors import BleuError, BleuOptionError
+from reference_bleu.options import Scale
 from reference_bleu.profiles import PROFILES
 from reference_bleu.space import Point, axes, make_point, named_points, neighbours
 
@@ -60,7 +61,9 @@ def parse_reported(text: str, scale: str | None = None) -> Reported:
     """
     clean = text.strip()
     if not _NUMBER.match(clean):
-        raise BleuOptionError("IDENT-REPORTED", f"a reported score is digits with a decimal point, not {text!r}")
+        raise BleuOptionError(
+            "IDENT-REPORTED", f"a reported score is digits with a decimal point, not {text!r}"
+        )
     value = Fraction(Decimal(clean))
     digits = len(clean.partition(".")[2])
     inferred = scale or ("percent" if value > 1 else "unit")
@@ -118,7 +121,8 @@ class Identification:
 
 
 def _output(point: Point, reported: Reported) -> Point:
-    options = replace(point.options, scale=reported.scale, round_digits=reported.digits)
+    scale: Scale = "percent" if reported.scale == "percent" else "unit"
+    options = replace(point.options, scale=scale, round_digits=reported.digits)
     return Point(point.text, options, point.name)
 
 
@@ -155,8 +159,8 @@ def _candidates(corpus: CountedCorpus, moved: set[str]) -> Iterator[tuple[str, P
         for values in neighbours(base, axis_set)
     ]
     near.sort(key=lambda sp: (sp[1] is not None and sp[1].text not in known, sp[0]))
-    for size, point in near:
-        yield f"{size}-axis", point
+    for size, candidate in near:
+        yield f"{size}-axis", candidate
     pool = tuple(a for a in searched if a in moved)
     for base in defaults:
         for axis_set in itertools.combinations(pool, 3):
@@ -301,9 +305,7 @@ def ties(result: Identification) -> list[str]:
         probes = {m.probes for m in group}
         if len(probes) > 1:
             shown = "; ".join(f"{m.label}: {', '.join(m.probes)}" for m in group)
-            out.append(
-                f"{names} give the same value here; the other systems given separate them ({shown})"
-            )
+            out.append(f"{names} give the same value here; the other systems given separate them ({shown})")
         else:
             differing = sorted(
                 {a for m in group for a in m.point.axes() if m.point.axes()[a] != group[0].point.axes()[a]}
@@ -377,7 +379,13 @@ def render(result: Identification, fmt: str = "text") -> str:
         "",
     ]
     rows = [
-        [str(rank), str(m.distance), "yes" if m.native else "", m.label, value_text(m.values[0], first.digits + 4)]
+        [
+            str(rank),
+            str(m.distance),
+            "yes" if m.native else "",
+            m.label,
+            value_text(m.values[0], first.digits + 4),
+        ]
         for rank, m in _ranked(result)
     ]
     head = ["rank", "distance", "native form", "point", "full value"]

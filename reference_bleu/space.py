@@ -55,7 +55,7 @@ Fields = dict[str, Any]
 
 @dataclass(frozen=True)
 class Point:
-    """A point of CONV-SPACE: its text conventions and its validated options; ``name`` says where it came from."""
+    """A point of CONV-SPACE: text conventions and validated options; ``name`` says where it came from."""
 
     text: tuple[tuple[str, str], ...]
     options: BleuOptions
@@ -92,7 +92,19 @@ def _shown(value: Any) -> str:
 
 def _as_profile(point: Point) -> Profile:
     options = {name: getattr(point.options, name) for name in OPTION_NAMES}
-    return Profile(point.name or "point", "", "", "", options, (), **dict(point.text))
+    text = dict(point.text)
+    return Profile(
+        point.name or "point",
+        "",
+        "",
+        "",
+        options,
+        (),
+        tokenize=text["tokenize"],
+        lowercase=text["lowercase"],
+        split=text["split"],
+        case_order=text["case_order"],
+    )
 
 
 def make_point(values: Mapping[str, Any], name: str = "") -> Point:

@@ -27,7 +27,9 @@ HEADING = re.compile(
 )
 FORMULA = re.compile(r"^(BLEU|SMOOTH|TOK)-")
 DOC_ID = re.compile(r"^((?:BLEU|SMOOTH|TOK)(?:-[A-Z0-9]+)+)\. ")
-CITED = re.compile(r"\b(?:spec |\()((?:BLEU|SMOOTH|TOK|EC|NUM|API|CLI|CONF|CONV|INV|SIG|ATTR|IDENT)(?:-[A-Z0-9]+)*)\b")
+CITED = re.compile(
+    r"\b(?:spec |\()((?:BLEU|SMOOTH|TOK|EC|NUM|API|CLI|CONF|CONV|INV|SIG|ATTR|IDENT)(?:-[A-Z0-9]+)*)\b"
+)
 
 
 def spec_sections() -> dict[str, str]:
