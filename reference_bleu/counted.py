@@ -63,7 +63,8 @@ class CountedCorpus:
         self._tokens: dict[Text, tuple[list[list[Tokens]], list[list[Tokens]]]] = {}
         self._counts: dict[tuple[Text, int], list[list[Statistics]]] = {}
         self._segments: dict[tuple[Any, ...], list[list[Statistics]]] = {}
-        #: Text conventions counted so far (each costs one tokenization and one count).
+        self._alias: dict[Text, Text] = {}
+        #: Distinct tokenizations counted so far (each text convention costs one tokenization).
         self.countings = 0
 
     @classmethod
@@ -89,21 +90,26 @@ class CountedCorpus:
                     found = memo[line] = tuple(tokenize_line(line, **keywords))
                 return found
 
-            self._tokens[text] = (
+            tokens = (
                 [[tok(line) for line in system] for system in self.systems],
                 [[tok(line) for line in refs] for refs in self.references],
             )
+            # Another text convention that gave the very same tokens: its counts serve this one.
+            same = next((t for t, seen in self._tokens.items() if seen == tokens), None)
+            self._tokens[text] = tokens if same is None else self._tokens[same]
+            self._alias[text] = text if same is None else self._alias[same]
         return self._tokens[text]
 
     def counted_texts(self) -> set[Text]:
-        """The text conventions counted so far."""
-        return {text for text, _ in self._counts}
+        """The text conventions tokenized so far."""
+        return set(self._tokens)
 
     def counts(self, text: Text, orders: int) -> list[list[Statistics]]:
-        """Each system's segment statistics under the paper's segment rules (NUM-FAST), counted once."""
-        key = (text, max(orders, COUNTED_ORDERS))
+        """Each system's segment statistics under the paper's segment rules (NUM-FAST), counted once
+        per distinct tokenization of the files."""
+        hyps, refs = self.tokens(text)
+        key = (self._alias[text], max(orders, COUNTED_ORDERS))
         if key not in self._counts:
-            hyps, refs = self.tokens(text)
             self.countings += 1
             self._counts[key] = fast_system_statistics(
                 hyps, refs, key[1], "closest", rules=PAPER_RULES, keep_segments=True

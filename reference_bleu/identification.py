@@ -26,7 +26,7 @@ from reference_bleu.counted import CountedCorpus
 from reference_bleu.errors import BleuError, BleuOptionError
 from reference_bleu.options import Scale
 from reference_bleu.profiles import PROFILES
-from reference_bleu.space import Point, axes, make_point, named_points, neighbours
+from reference_bleu.space import TEXT_FIELDS, Point, axes, make_point, named_points, neighbours
 
 #: Axes the search leaves at the base point's value: the output is the reported number's, and the
 #: arithmetic moves a score by less than 10^-5 relative (CONV-ARITH), below any printed digit a
@@ -36,6 +36,8 @@ FIXED_AXES = ("output", "arithmetic")
 DEFAULT_BUDGET = 2000
 #: Relative slack of the screening (ATTR-COST): binary32 arithmetic moves a score by up to ~1e-6.
 SCREEN_SLACK = Fraction(1, 10**5)
+#: The text axes (each a text field), counted anew for each value: tried last in combinations.
+TEXT_AXES = TEXT_FIELDS
 _NUMBER = re.compile(r"^\d+(\.\d+)?$")
 
 
@@ -137,9 +139,10 @@ def _searched_axes() -> tuple[str, ...]:
 
 
 def _candidates(corpus: CountedCorpus, moved: set[str]) -> Iterator[tuple[str, Point | None]]:
-    """IDENT-SEARCH. The points to try, tier by tier: named, one-axis, two-axis, then three-axis
-    neighbours over the axes that moved the score; ``None`` for a point the options refuse.
-    The one- and two-axis neighbours whose text conventions are already counted come first.
+    """IDENT-SEARCH. The points to try, tier by tier: named, one-axis neighbours, then two- and
+    three-axis neighbours over the axes whose one-axis change moved the score; ``None`` for a
+    point the options refuse. One-axis neighbours whose text is already counted come first; the
+    text axes come last in the combinations.
 
     Neighbours are those of the family defaults that score a test set as a whole (micro), with the
     aggregation kept: a sentence-level point costs one evaluation per segment, so sentence-level
@@ -152,20 +155,20 @@ def _candidates(corpus: CountedCorpus, moved: set[str]) -> Iterator[tuple[str, P
     searched = tuple(a for a in _searched_axes() if a != "aggregation")
     known = corpus.counted_texts()
     near = [
-        (size, _point(values, base.name))
-        for size in (1, 2)
+        _point(values, base.name)
         for base in defaults
-        for axis_set in itertools.combinations(searched, size)
-        for values in neighbours(base, axis_set)
+        for axis in searched
+        for values in neighbours(base, (axis,))
     ]
-    near.sort(key=lambda sp: (sp[1] is not None and sp[1].text not in known, sp[0]))
-    for size, candidate in near:
-        yield f"{size}-axis", candidate
-    pool = tuple(a for a in searched if a in moved)
-    for base in defaults:
-        for axis_set in itertools.combinations(pool, 3):
-            for values in neighbours(base, axis_set):
-                yield "3-axis", _point(values, base.name)
+    near.sort(key=lambda p: p is not None and p.text not in known)
+    for candidate in near:
+        yield "1-axis", candidate
+    text_last = sorted((a for a in searched if a in moved), key=lambda a: a in TEXT_AXES)
+    for size in (2, 3):
+        for axis_set in itertools.combinations(text_last, size):
+            for base in defaults:
+                for values in neighbours(base, axis_set):
+                    yield f"{size}-axis", _point(values, base.name)
 
 
 def _point(values: dict[str, Any], name: str) -> Point | None:
