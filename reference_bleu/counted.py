@@ -64,6 +64,7 @@ class CountedCorpus:
         self._counts: dict[tuple[Text, int], list[list[Statistics]]] = {}
         self._segments: dict[tuple[Any, ...], list[list[Statistics]]] = {}
         self._alias: dict[Text, Text] = {}
+        self._sums: dict[tuple[int, bool], list[list[Statistics]]] = {}
         #: Distinct tokenizations counted so far (each text convention costs one tokenization).
         self.countings = 0
 
@@ -80,6 +81,11 @@ class CountedCorpus:
 
     def tokens(self, text: Text) -> tuple[list[list[Tokens]], list[list[Tokens]]]:
         """Each system's tokens and each segment's reference tokens under the text conventions."""
+        if text not in self._tokens and dict(text)["lowercase"] == "none":
+            # Folding nothing is the same before or after the tokenizer (TOK-CASE-ORDER).
+            same = tuple((k, "before" if k == "case_order" else v) for k, v in text)
+            if same != text:
+                self._tokens[text], self._alias[text] = self.tokens(same), self._alias[same]
         if text not in self._tokens:
             keywords = dict(text)
             memo: dict[str, Tokens] = {}
@@ -146,7 +152,11 @@ class CountedCorpus:
                     total.append(
                         Statistics(s.matches[:orders], s.totals[:orders], s.hyp_len, normal_length(r))
                     )
-            self._segments[key] = out
+            # The rules changed nothing here (no empty line, one reference): share the first list.
+            same = next(
+                (v for k, v in self._segments.items() if k[0] == text and k[-1] == orders and v == out), None
+            )
+            self._segments[key] = out if same is None else same
         return self._segments[key]
 
     def scored(self, text: Text, options: BleuOptions) -> list[list[Statistics]]:
@@ -154,17 +164,10 @@ class CountedCorpus:
         segments = self.segments(text, options)
         if options.aggregation == "macro":
             return segments
-        key = (
-            "sum",
-            text,
-            options.segment_rules,
-            options.ref_length,
-            options.statistics_orders,
-            options.denominator == "max1-segment",
-        )
-        if key not in self._segments:
-            self._segments[key] = [_sum_and_last(s, options) for s in segments]
-        return self._segments[key]
+        key = (id(segments), options.denominator == "max1-segment")
+        if key not in self._sums:
+            self._sums[key] = [_sum_and_last(s, options) for s in segments]
+        return self._sums[key]
 
     def results(self, point: Point) -> list[BleuResult]:
         """Each system's result at ``point`` (a BleuError where the point refuses these files)."""
