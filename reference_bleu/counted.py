@@ -101,9 +101,9 @@ class CountedCorpus:
                 [[tok(line) for line in refs] for refs in self.references],
             )
             # Another text convention that gave the very same tokens: its counts serve this one.
-            same = next((t for t, seen in self._tokens.items() if seen == tokens), None)
-            self._tokens[text] = tokens if same is None else self._tokens[same]
-            self._alias[text] = text if same is None else self._alias[same]
+            twin = next((t for t, seen in self._tokens.items() if seen == tokens), None)
+            self._tokens[text] = tokens if twin is None else self._tokens[twin]
+            self._alias[text] = text if twin is None else self._alias[twin]
         return self._tokens[text]
 
     def counted_texts(self) -> set[Text]:
