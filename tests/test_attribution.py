@@ -247,3 +247,16 @@ def test_tokens_of_a_point_are_the_command_lines() -> None:
     hyps, refs = corpus.tokens(profile_point("sacrebleu[lc=true]").text)
     assert list(hyps[0][0]) == tokenize_line("Hello, World!", "13a", "unicode")
     assert refs[0][0] == ("hello", "world")
+
+
+def test_command_line_errors_are_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    files = ["-r", str(DATA / "ref.de.xz"), "-i", str(DATA / f"{UEDIN}.xz")]
+    assert main(["compare", "-p", "sacrebleu", *files]) == 2
+    assert main(["identify", "--reported", "27,3", *files]) == 2
+    assert main(["compare", "-p", "sacrebleu", "-p", "nltk", "--order", "nope", *files]) == 2
+    errors = capsys.readouterr().err.splitlines()
+    assert len(errors) == 3
+    assert all(line.startswith("reference-bleu: error:") for line in errors)
+    assert "ATTR-CLI" in errors[0]
+    assert "IDENT-REPORTED" in errors[1]
+    assert "ATTR-PATH" in errors[2]
