@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, NoReturn, get_args
 
+from reference_bleu import attribution_cli
 from reference_bleu.api import BleuResult, conventional_total, needs_segments, score_segments
 from reference_bleu.errors import BleuError
 from reference_bleu.explain import explain
@@ -529,6 +530,7 @@ def _parser() -> argparse.ArgumentParser:
         "name", nargs="?", help="a profile, e.g. nltk[method=3]: its every axis and evidence"
     )
 
+    attribution_cli.register(commands)
     commands.add_parser(
         "conform",
         help="validate a BLEU implementation: fingerprint and checks (spec CONF-RUNNER; conform --help)",
@@ -1021,6 +1023,8 @@ def _run(argv: Sequence[str] | None) -> int:
         return _stats(args)
     if args.command == "profiles":
         return _profiles(args)
+    if hasattr(args, "run"):
+        return int(args.run(args))
     return _score(args)
 
 

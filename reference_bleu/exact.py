@@ -13,8 +13,9 @@ raised and the evaluation repeated. Limits are values, not sentinels: ln 0 is
 from __future__ import annotations
 
 from collections.abc import Callable
-from decimal import Context, Decimal, localcontext
+from decimal import Context, Decimal, getcontext, localcontext
 from fractions import Fraction
+from functools import lru_cache
 
 #: Digits of the first evaluation; the second uses ``WORKING_DIGITS + 30``.
 WORKING_DIGITS = 50
@@ -37,8 +38,18 @@ def ln(x: Real | int) -> Decimal:
     if isinstance(x, Fraction):
         if x == 0:
             return Decimal("-Infinity")
-        return Decimal(x.numerator).ln() - Decimal(x.denominator).ln()
+        digits = getcontext().prec
+        return _ln_integer(x.numerator, digits) - _ln_integer(x.denominator, digits)
     return Decimal(x).ln()
+
+
+@lru_cache(maxsize=1 << 16)
+def _ln_integer(n: int, digits: int) -> Decimal:
+    """ln n to ``digits`` digits, remembered: Decimal's ln is correctly rounded (half-even) whatever
+    the context's rounding, so the value depends on n and the precision only. Sentence scores
+    take the logarithms of the same small counts again and again (spec NUM-EXACT)."""
+    with localcontext(Context(prec=digits)):
+        return Decimal(n).ln()
 
 
 def exp(x: Real | int) -> Decimal:

@@ -28,7 +28,7 @@ from reference_bleu.smoothing import SMOOTHING_METHODS
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "spec"
 #: Every family of spec IDs (spec README's table).
-FAMILIES = ("BLEU", "SMOOTH", "TOK", "EC", "NUM", "API", "CLI", "CONF", "CONV", "INV", "SIG", "DIV")
+FAMILIES = ("BLEU", "SMOOTH", "TOK", "EC", "NUM", "API", "CLI", "CONF", "CONV", "INV", "SIG", "DIV", "ATTR", "IDENT")
 _FAMILY = "|".join(FAMILIES)
 HEADING = re.compile(rf"^###? ((?:{_FAMILY})(?:-[A-Z0-9]+)*)\b", re.MULTILINE)
 #: Any heading of a section or subsection: a section ends at the next one.
@@ -40,7 +40,7 @@ DOC_ID = re.compile(r"^((?:BLEU|SMOOTH|TOK)(?:-[A-Z0-9]+)+)\. ")
 CITED = re.compile(rf"(?<![A-Za-z0-9_-])((?:{_FAMILY})(?:-[A-Z0-9]+)+)(-\*)?(?![A-Za-z0-9_])")
 #: The IDs without a hyphen (``API``, ``CLI``, ``SMOOTH``) are citations only after "spec " or "("
 #: (a space allowed): elsewhere they are words.
-CITED_BARE = re.compile(r"(?:\bspec |\(\s*)(API|CLI|SMOOTH)(?![A-Za-z0-9_-])")
+CITED_BARE = re.compile(r"(?:\bspec |\(\s*)(API|CLI|SMOOTH|ATTR|IDENT)(?![A-Za-z0-9_-])")
 #: The folders whose code may cite the spec, every subfolder included.
 CODE = ("reference_bleu", "conformance", "tests", "benchmarks")
 #: The implementing functions named in a section: backticked dotted names after "Implemented by".
