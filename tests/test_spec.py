@@ -28,7 +28,7 @@ from reference_bleu.smoothing import SMOOTHING_METHODS
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "spec"
 #: Every family of spec IDs (spec README's table).
-FAMILIES = ("BLEU", "SMOOTH", "TOK", "EC", "NUM", "API", "CLI", "CONF", "CONV", "INV", "SIG", "DIV", "ATTR", "IDENT")
+FAMILIES = tuple("BLEU SMOOTH TOK EC NUM API CLI CONF CONV INV SIG DIV ATTR IDENT".split())
 _FAMILY = "|".join(FAMILIES)
 HEADING = re.compile(rf"^###? ((?:{_FAMILY})(?:-[A-Z0-9]+)*)\b", re.MULTILINE)
 #: Any heading of a section or subsection: a section ends at the next one.
