@@ -499,6 +499,12 @@ def _parser() -> argparse.ArgumentParser:
         help="also accept this value on an axis, e.g. ref_length=closest-first, aggregation=macro, "
         "arithmetic=binary32, tokenize=13a, case=unicode (text targets)",
     )
+    parser.add_argument(
+        "--strict-domain",
+        action="store_true",
+        help="pin the choices outside BLEU's domain (no_ref, empty_hyps, zero_length, empty_corpus) to "
+        "the expected profile's, instead of accepting any (spec CONF-VERDICT)",
+    )
     parser.add_argument("--examples", "-n", type=int, default=100, help="generated examples per check (100)")
     parser.add_argument("--seed", type=int, default=0, help="the seed of the generated examples (0)")
     parser.add_argument(
@@ -560,7 +566,7 @@ def _settings(args: argparse.Namespace) -> RunSettings:
             "--memory-limit and --cpu-limit need POSIX setrlimit, which this platform lacks"
         )
     try:
-        expectation = Expectation.parse(args.expect, args.accept)
+        expectation = Expectation.parse(args.expect, args.accept, strict_domain=args.strict_domain)
     except BleuError as error:
         raise RunnerUsageError(str(error)) from None
     return RunSettings(

@@ -1,0 +1,58 @@
+"""The verdict's semantics (spec CONF-VERDICT): what ``--accept`` adds, which choices outside
+BLEU's domain are acceptable, range premises per smoothing, the reference-count capability.
+
+Each target is written in tests/conform_targets.py from its description, with its expected
+placement here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.test_conform import T, _report
+
+
+def _verdict(report: dict[str, object]) -> Any:
+    return report["targets"][0]["verdict"]  # type: ignore[index]
+
+
+@pytest.mark.slow
+def test_accept_adds_a_value_beside_the_expected_one(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--accept aggregation=macro`` adds macro to paper's micro: the reference (micro) stays
+    conformant, and a macro target is conformant too, with its choice reported."""
+    code, report = _report(capsys, "-t", "reference", "--accept", "aggregation=macro")
+    verdict = _verdict(report)
+    assert (verdict["level"], code) == ("conformant", 0), verdict
+    assert verdict["differs"] == []
+    code, report = _report(capsys, "-t", T + "macro", "--accept", "aggregation=macro")
+    verdict = _verdict(report)
+    assert (verdict["level"], code) == ("conformant", 0), verdict
+    assert [(c["axis"], c["expected"], c["found"]) for c in verdict["choices"]] == [
+        ("aggregation", "micro", "macro")
+    ]
+
+
+#: Targets written in tests/conform_targets.py that are the paper's BLEU inside its domain, with
+#: the choices each makes outside it (spec CONF-VERDICT), as the axes name them.
+DOMAIN_CHOICES = [
+    ("lenient_domain", {"no_ref": "drop", "empty_hyps": "drop", "empty_corpus": "zero"}),
+    ("refuses_zero_lengths", {"no_ref": "empty", "zero_length": "error"}),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "choices"), DOMAIN_CHOICES, ids=[d[0] for d in DOMAIN_CHOICES])
+def test_a_choice_outside_the_domain_is_acceptable_until_pinned(
+    capsys: pytest.CaptureFixture[str], name: str, choices: dict[str, str]
+) -> None:
+    code, report = _report(capsys, "-t", T + name)
+    verdict = _verdict(report)
+    assert (verdict["level"], code) == ("conformant", 0), verdict
+    assert {c["axis"]: c["found"] for c in verdict["choices"]} == choices
+    code, report = _report(capsys, "-t", T + name, "--strict-domain")
+    verdict = _verdict(report)
+    assert (verdict["level"], code) == ("variant", 1), verdict
+    assert {d["axis"]: d["found"] for d in verdict["differs"]} == choices
+
