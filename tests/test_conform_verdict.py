@@ -56,3 +56,17 @@ def test_a_choice_outside_the_domain_is_acceptable_until_pinned(
     assert (verdict["level"], code) == ("variant", 1), verdict
     assert {d["axis"]: d["found"] for d in verdict["differs"]} == choices
 
+
+@pytest.mark.slow
+@pytest.mark.parametrize("method", ["chen-cherry-5", "chen-cherry-7"])
+def test_the_reference_under_a_smoothing_above_one_is_conformant_once_accepted(
+    capsys: pytest.CaptureFixture[str], method: str
+) -> None:
+    """These smoothings can take p_n, and BLEU, above 1 (spec 09 INV-RANGE, SmoothingMethod.bounded):
+    INV-RANGE's premise does not hold there, so the reference configured so is its own point."""
+    code, report = _report(capsys, "-t", f"reference[smoothing={method}]", "--accept", f"smoothing={method}")
+    verdict = _verdict(report)
+    assert (verdict["level"], code) == ("conformant", 0), verdict
+    checks = {c["id"]: c for c in report["targets"][0]["checks"]}  # type: ignore[index]
+    assert checks["INV-RANGE"]["status"] == "n/a", checks["INV-RANGE"]
+
