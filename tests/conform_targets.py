@@ -248,3 +248,11 @@ def refuses_zero_lengths(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[
     if not (stats["hyp_len"] and stats["ref_len"]):
         raise ZeroDivisionError("c = 0 or r = 0")
     return _score(stats)
+
+
+def one_reference_bleu(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]) -> float:
+    """The paper's BLEU in a tool that takes exactly one reference per segment, as most tools in
+    use do, and refuses anything else (run with ``--references one``, spec CONF-PROTOCOL)."""
+    if any(len(segment) != 1 for segment in refs):
+        raise ValueError("this tool takes exactly one reference per segment")
+    return independent_bleu(hyps, refs)

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from conformance.runner.references import expressible, takes
 from tests.test_conform import T, _report
 
 
@@ -70,3 +71,34 @@ def test_the_reference_under_a_smoothing_above_one_is_conformant_once_accepted(
     checks = {c["id"]: c for c in report["targets"][0]["checks"]}  # type: ignore[index]
     assert checks["INV-RANGE"]["status"] == "n/a", checks["INV-RANGE"]
 
+
+@pytest.mark.slow
+def test_a_one_reference_tool_that_is_the_papers_bleu_is_conformant(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``one_reference_bleu`` is the paper's BLEU and refuses anything but one reference per
+    segment. With ``--references one`` it is asked only corpora it can express: the checks that
+    need several references are n/a with the reason, and a verdict is reached (spec CONF-PROTOCOL)."""
+    code, report = _report(capsys, "-t", T + "one_reference_bleu", "--references", "one")
+    verdict = _verdict(report)
+    assert (verdict["level"], code) == ("conformant", 0), verdict
+    checks = {c["id"]: c for c in report["targets"][0]["checks"]}  # type: ignore[index]
+    for check in ("INV-REF-ORDER", "INV-REF-DUP"):
+        assert checks[check]["status"] == "n/a"
+        assert "one reference(s) per segment" in checks[check]["detail"]
+    assert checks["FP-REF-LENGTH"]["status"] == "n/a"  # every diagnostic has several references
+    assert "one reference(s) per segment" in checks["FP-REF-LENGTH"]["detail"]
+    assert not [c for c in checks.values() if c["status"] not in ("pass", "n/a")]
+
+
+def test_references_are_cut_to_what_the_target_takes() -> None:
+    """conformance.runner.references: a reference equal to the hypothesis is kept first."""
+    corpus = ([["a", "b"], ["c"]], [[["x"], ["a", "b"]], [["c"], ["d"], ["e"]]])
+    assert expressible("one", corpus) == ([["a", "b"], ["c"]], [[["a", "b"]], [["c"]]])
+    assert expressible("same", corpus) == ([["a", "b"], ["c"]], [[["a", "b"], ["x"]], [["c"], ["d"]]])
+    assert expressible("any", corpus) is corpus
+    assert corpus == ([["a", "b"], ["c"]], [[["x"], ["a", "b"]], [["c"], ["d"], ["e"]]])  # unchanged
+    assert takes("one", [[["a"]], [["b"]]])
+    assert not takes("one", [[["a"]], []])
+    assert takes("same", [[["a"], ["b"]], [["c"], ["d"]]])
+    assert not takes("same", [[["a"]], [["b"], ["c"]]])

@@ -39,8 +39,10 @@ from conformance.runner.fingerprint import fingerprint
 from conformance.runner.judge import Judge
 from conformance.runner.judge.base import Check
 from conformance.runner.protocol import MAX_DIGITS
+from conformance.runner.references import REFERENCE_KINDS
 from reference_bleu.errors import BleuError
 from reference_bleu.options import VERSION
+from reference_bleu.smoothing import SMOOTHING_METHODS
 
 REPORT_FORMAT = "reference-bleu-conform"
 REPORT_VERSION = 1
@@ -125,6 +127,8 @@ class RunSettings:
     declared_scale: str | None = None
     #: Decimals the target's scores are rounded to (``--digits``), when it does not declare them.
     declared_digits: int | None = None
+    #: References per segment the target takes (``--references``), when it does not declare it.
+    declared_references: str | None = None
     progress: bool = False
     expectation: Expectation | None = None
     max_answer_bytes: int = MAX_LINE_BYTES
@@ -175,7 +179,10 @@ def _judged_at_resolution(spec: str, target: ProtocolTarget, settings: RunSettin
 
     say("fingerprinting")
     target.digits = settings.declared_digits if settings.declared_digits is not None else caps.digits
+    target.references = settings.declared_references or caps.references
     found = fingerprint(target)
+    method = SMOOTHING_METHODS.get(str(found.config.get("smoothing", "none")))
+    target.bounded = method is None or method.bounded  # a score above 1 may be its point's (INV-RANGE)
     judge = Judge(target, found, examples=settings.examples, seed=settings.seed)
     judge.run(settings.declared_scale or caps.scale, say)
     say("placing it in the convention space")
@@ -476,6 +483,13 @@ def _parser() -> argparse.ArgumentParser:
         help="the declared score scale (the fingerprint checks it)",
     )
     parser.add_argument(
+        "--references",
+        choices=REFERENCE_KINDS,
+        default=None,
+        help="the references per segment the target takes: one, the same number for every segment, "
+        "or any (default: what it declares, else any); it is asked only corpora it can express",
+    )
+    parser.add_argument(
         "--digits",
         type=int,
         default=None,
@@ -576,6 +590,7 @@ def _settings(args: argparse.Namespace) -> RunSettings:
         startup_timeout=args.startup_timeout,
         declared_scale=args.scale,
         declared_digits=args.digits,
+        declared_references=args.references,
         progress=not args.quiet,
         expectation=expectation,
         max_answer_bytes=args.max_answer_bytes,

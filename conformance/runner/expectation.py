@@ -35,6 +35,7 @@ from conformance.runner.client import ProtocolTarget
 from conformance.runner.fingerprint import Fingerprint, settle, text_of
 from conformance.runner.fingerprint.base import MATCH_TOLERANCE, Answer, Corpus, Text, agrees, ask, seen
 from conformance.runner.judge.base import Check
+from conformance.runner.references import expressible
 from conformance.suite.invariants import BY_ID, InvariantViolationError
 from conformance.suite.loader import load_vectors
 from reference_bleu import corpus_bleu
@@ -431,7 +432,8 @@ def _generated(
 ) -> list[Corpus]:
     """Generated corpora as the target sees them (a text target's tokenizer applied), cut to their
     first segment for a target without a corpus entry point."""
-    corpora = [seen(c, fingerprint.text) for c in generated_corpora(seed, count)]
+    kind = target.references  # only corpora it can express (conformance.runner.references)
+    corpora = [seen(expressible(kind, c), fingerprint.text) for c in generated_corpora(seed, count)]
     if "corpus" in target.capabilities.levels:
         return corpora
     return [(h[:1], r[:1]) for h, r in corpora]
