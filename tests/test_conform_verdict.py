@@ -59,7 +59,7 @@ def test_a_choice_outside_the_domain_is_acceptable_until_pinned(
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("method", ["chen-cherry-5", "chen-cherry-7"])
+@pytest.mark.parametrize("method", ["chen-cherry-5", "chen-cherry-6", "chen-cherry-7"])
 def test_the_reference_under_a_smoothing_above_one_is_conformant_once_accepted(
     capsys: pytest.CaptureFixture[str], method: str
 ) -> None:
