@@ -46,6 +46,16 @@ def _precisions(result: BleuResult) -> list[str]:
     return ["undef" if x is None else f"{float(x):.4f}" for x in result.precisions]
 
 
+def _smoothed(result: BleuResult) -> str:
+    """The smoothed p_n that make the score (SMOOTH, CLI-OUTPUT), when smoothing changed some p_n;
+    "" otherwise. Methods 5 to 7 can take a p_n above 1, and BLEU above 1 with it (INV-RANGE)."""
+    exact = tuple(None if p is None else float(p) for p in result.precisions)
+    if result.smoothed_precisions == exact:
+        return ""
+    cells = ["undef" if x is None else f"{x:.4f}" for x in result.smoothed_precisions]
+    return "  smoothed " + "  ".join(f"p_{n}={x}" for n, x in enumerate(cells, 1))
+
+
 def _ratio(result: BleuResult) -> str:
     return "-" if result.ratio is None else f"{float(result.ratio):.4f}"
 
@@ -60,6 +70,7 @@ def render_one(row: Row, signature: str) -> str:
         [
             f"BLEU = {result.reported_text}{ci}" + (f"  ({result.profile})" if result.profile else ""),
             f"  {p}",
+            *filter(None, [_smoothed(result)]),
             f"  matches/totals = {counts}",
             f"  BP = {result.brevity_penalty!r}  ratio = {_ratio(result)}"
             f"  c = {result.hyp_len}  r = {result.ref_len}",

@@ -355,6 +355,11 @@ class SmoothingMethod:
     needs_last_segment: bool = False
     #: A tool's own formula (CONV-SMOOTH), there to reproduce that tool inside its profile.
     tool: bool = False
+    #: Every smoothed precision is at most 1, so BLEU is in [0, 1] (INV-RANGE's premise, spec 09).
+    #: False where a smoothed p_n can exceed 1: methods 5 and 7 average counts across orders
+    #: (p_0 = p_1 + 1), method 6 interpolates with p_{n-1}^2 / p_{n-2}, which exceeds 1 when
+    #: p_{n-1} > p_{n-2} (a one-token segment lowers p_1 and no other order).
+    bounded: bool = True
 
 
 class SmoothingAssertionError(BleuError):
@@ -377,18 +382,33 @@ SMOOTHING_METHODS: dict[str, SmoothingMethod] = {
         SmoothingMethod("chen-cherry-2", "SMOOTH-CC2"),
         SmoothingMethod("chen-cherry-3", "SMOOTH-CC3"),
         SmoothingMethod("chen-cherry-4", "SMOOTH-CC4", "K", Fraction(DEFAULT_K)),
-        SmoothingMethod("chen-cherry-5", "SMOOTH-CC5", needs_next_order=True),
-        SmoothingMethod("chen-cherry-6", "SMOOTH-CC6", "alpha", Fraction(DEFAULT_ALPHA)),
-        SmoothingMethod("chen-cherry-7", "SMOOTH-CC7", "K", Fraction(DEFAULT_K), needs_next_order=True),
+        SmoothingMethod("chen-cherry-5", "SMOOTH-CC5", needs_next_order=True, bounded=False),
+        SmoothingMethod("chen-cherry-6", "SMOOTH-CC6", "alpha", Fraction(DEFAULT_ALPHA), bounded=False),
+        SmoothingMethod(
+            "chen-cherry-7", "SMOOTH-CC7", "K", Fraction(DEFAULT_K), needs_next_order=True, bounded=False
+        ),
         SmoothingMethod("floor", "SMOOTH-FLOOR", "epsilon", DEFAULT_EPSILON),
         SmoothingMethod("add-k", "SMOOTH-ADD-K", "k", Fraction(DEFAULT_ADD_K)),
         SmoothingMethod("exp", "SMOOTH-EXP"),
         SmoothingMethod("add-one", "SMOOTH-ADD-ONE"),
         SmoothingMethod("coco", "SMOOTH-COCO", tool=True),
         SmoothingMethod("nltk-4", "SMOOTH-NLTK-4", "K", Fraction(DEFAULT_K), tool=True),
-        SmoothingMethod("nltk-5", "SMOOTH-NLTK-5", needs_next_order=True, needs_last_segment=True, tool=True),
         SmoothingMethod(
-            "nltk-6", "SMOOTH-NLTK-6", "alpha", Fraction(DEFAULT_ALPHA), needs_last_segment=True, tool=True
+            "nltk-5",
+            "SMOOTH-NLTK-5",
+            needs_next_order=True,
+            needs_last_segment=True,
+            tool=True,
+            bounded=False,
+        ),
+        SmoothingMethod(
+            "nltk-6",
+            "SMOOTH-NLTK-6",
+            "alpha",
+            Fraction(DEFAULT_ALPHA),
+            needs_last_segment=True,
+            tool=True,
+            bounded=False,
         ),
         SmoothingMethod(
             "nltk-7",
@@ -398,6 +418,7 @@ SMOOTHING_METHODS: dict[str, SmoothingMethod] = {
             needs_next_order=True,
             needs_last_segment=True,
             tool=True,
+            bounded=False,
         ),
     )
 }

@@ -228,3 +228,31 @@ NOT_CALLABLE = 42
 def rounded_percent_bleu(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]) -> float:
     """The same x100, printed to 2 decimals as most papers and tools print it (``--digits 2``)."""
     return round(100 * independent_bleu(hyps, refs), 2)
+
+
+def lenient_domain(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]) -> float:
+    """The paper's BLEU inside its domain; outside it (spec CONF-VERDICT's acceptable choices) a
+    segment without references or with an empty candidate is dropped, and an empty corpus (also
+    one left empty by dropping) scores 0."""
+    kept = [(h, r) for h, r in zip(hyps, refs, strict=True) if h and r]
+    if not kept:
+        return 0.0
+    return independent_bleu([h for h, _ in kept], [r for _, r in kept])
+
+
+def refuses_zero_lengths(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]) -> float:
+    """The paper's BLEU inside its domain; it raises when the total candidate length c or the
+    total reference length r is 0 (its BP divides by them), and scores a segment without
+    references against one empty reference."""
+    stats = _statistics(hyps, [r or [[]] for r in refs])
+    if not (stats["hyp_len"] and stats["ref_len"]):
+        raise ZeroDivisionError("c = 0 or r = 0")
+    return _score(stats)
+
+
+def one_reference_bleu(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]) -> float:
+    """The paper's BLEU in a tool that takes exactly one reference per segment, as most tools in
+    use do, and refuses anything else (run with ``--references one``, spec CONF-PROTOCOL)."""
+    if any(len(segment) != 1 for segment in refs):
+        raise ValueError("this tool takes exactly one reference per segment")
+    return independent_bleu(hyps, refs)

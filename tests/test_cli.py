@@ -270,3 +270,23 @@ def test_a_byte_order_mark_is_kept_and_warned_about(
     captured = capsys.readouterr()
     assert json.loads(captured.out)["systems"][0]["matches"] == [1]  # "\ufeffa" does not match "a"
     assert "byte-order mark" in captured.err
+
+
+def test_score_prints_the_smoothed_precisions_that_make_the_number(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """CLI-OUTPUT. Chen and Cherry's method 6 (alpha = 5) on "z" against "y" and "a b c d" against
+    itself: p_1 = 4/5, p_2 = 3/3, p_3 = (2 + 5 (3/3)^2 / (4/5)) / (2 + 5) = 33/28, p_4 =
+    (1 + 5 (33/28)^2 / 1) / (1 + 5) = 6229/4704, c = r = 5; BLEU = (4/5 * 33/28 * 6229/4704)^(1/4)
+    = 1.05706 above 1, which the unsmoothed p_n (all but p_1 equal to 1) cannot explain."""
+    (tmp_path / "hyp.txt").write_text("z\na b c d\n", encoding="utf-8")
+    (tmp_path / "ref.txt").write_text("y\na b c d\n", encoding="utf-8")
+    args = ["score", "-q", "-i", str(tmp_path / "hyp.txt"), "-r", str(tmp_path / "ref.txt")]
+    assert main([*args, "--smoothing", "chen-cherry-6"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("BLEU = 1.0570")
+    assert float(lines[0].split()[2]) == pytest.approx((4 / 5 * 33 / 28 * 6229 / 4704) ** 0.25, rel=1e-12)
+    assert lines[1].split() == ["p_1=0.8000", "p_2=1.0000", "p_3=1.0000", "p_4=1.0000"]
+    assert lines[2].split() == ["smoothed", "p_1=0.8000", "p_2=1.0000", "p_3=1.1786", "p_4=1.3242"]
+    assert main(args) == 0  # without smoothing the line is not printed
+    assert "smoothed" not in capsys.readouterr().out

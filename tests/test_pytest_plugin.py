@@ -88,3 +88,55 @@ def test_without_the_option_the_plugin_adds_nothing(tmp_path: Path) -> None:
     assert run.returncode == 0
     assert "1 passed" in run.stdout
     assert "bleu::" not in run.stdout
+
+
+#: A BLEU written here, as a user's module: the paper's, but a tie between two references equally
+#: close to the candidate's length goes to the longer one (EC-001's closest-longer, not the paper's
+#: shorter): "a b c" against "a b" and "a b c d" takes r = 4.
+TIE_TO_LONGER = """
+import math
+from collections import Counter
+
+
+def _grams(tokens, n):
+    return Counter(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
+
+
+def bleu(hyps, refs):
+    if not hyps:
+        raise ValueError("empty corpus")
+    matches, totals, c, r = [0] * 4, [0] * 4, 0, 0
+    for hyp, segment in zip(hyps, refs):
+        if not segment:
+            raise ValueError("no reference")
+        c += len(hyp)
+        r += min((abs(len(x) - len(hyp)), -len(x)) for x in segment)[1] * -1
+        for n in range(1, 5):
+            for gram, count in _grams(hyp, n).items():
+                matches[n - 1] += min(count, max(_grams(x, n)[gram] for x in segment))
+                totals[n - 1] += count
+    if not all(matches):
+        return 0.0
+    log = sum(0.25 * math.log(m / t) for m, t in zip(matches, totals))
+    return (1.0 if c >= r else math.exp(1 - r / c)) * math.exp(log)
+"""
+
+
+@pytest.mark.slow
+def test_the_verdict_test_fails_a_bleu_that_breaks_ties_to_the_longer_reference(tmp_path: Path) -> None:
+    """Spec CONF-VERDICT through the plugin: ``bleu::VERDICT`` fails naming the axis (ref_length,
+    EC-001) against the paper, and passes once ``--bleu-accept`` adds that value."""
+    (tmp_path / "tie_longer.py").write_text(TIE_TO_LONGER, encoding="utf-8")
+    run = _pytest(tmp_path, "--bleu-target", "tie_longer:bleu")
+    assert run.returncode == 1, run.stdout[-3000:]
+    assert "FAILED bleu::VERDICT" in run.stdout
+    assert "ref_length=closest-longer (EC-001; expected closest)" in run.stdout
+    run = _pytest(tmp_path, "--bleu-target", "tie_longer:bleu", "--bleu-accept", "ref_length=closest-longer")
+    assert run.returncode == 0, run.stdout[-3000:]
+    assert "PASSED bleu::VERDICT" in run.stdout
+
+
+def test_a_bad_expectation_is_a_usage_error(tmp_path: Path) -> None:
+    run = _pytest(tmp_path, "--bleu-target", "nltk", "--bleu-accept", "colour=blue")
+    assert run.returncode == pytest.ExitCode.USAGE_ERROR
+    assert "--accept takes AXIS=VALUE" in run.stderr

@@ -47,6 +47,7 @@ from conformance.runner.protocol import (
     quote,
     read_message,
 )
+from conformance.runner.references import takes
 
 MAX_TIMEOUTS = 3
 #: Restarts of a target's process allowed by default (``--max-restarts``): a target that dies on
@@ -141,6 +142,8 @@ class Capabilities:
     versions: dict[str, str]
     #: Decimals the scores are rounded to on the target's scale (protocol version 2), if declared.
     digits: int | None = None
+    #: References per segment it takes: one, same or any (conformance.runner.references).
+    references: str = "any"
 
 
 #: Starts the harness so that the working directory cannot shadow it (CONF-ROBUST): ``python -m``
@@ -174,6 +177,12 @@ class ProtocolTarget:
     scale: float = 1.0  # the score is divided by this (100 for a percent scale)
     #: Decimals the target's scores carry on its own scale (declared, or the runner's --digits).
     digits: int | None = None
+    #: References per segment it takes (declared, or the runner's --references): a question it
+    #: cannot express is not asked (conformance.runner.references, spec CONF-PROTOCOL).
+    references: str = "any"
+    #: False once the fingerprint found a smoothing whose p_n can exceed 1 (SmoothingMethod.bounded):
+    #: a score above 1 is then the point's own value, not ROB-OUT-OF-RANGE (spec CONF-VERDICT).
+    bounded: bool = True
     faults: Counter[str] = field(default_factory=Counter)
     first_fault: dict[str, str] = field(default_factory=dict)
     first_input: dict[str, Any] = field(default_factory=dict)  # [hypotheses, references] per kind
@@ -288,6 +297,7 @@ class ProtocolTarget:
                 scale=answer.get("scale"),
                 versions={printable(k): printable(v) for k, v in dict(answer.get("versions", {})).items()},
                 digits=answer.get("digits"),
+                references=str(answer.get("references", "any")),
             )
         return self._capabilities
 
@@ -322,6 +332,8 @@ class ProtocolTarget:
         caps = self.capabilities
         if level not in caps.levels:
             raise TargetSkippedError(f"no {level} entry point")
+        if not takes(self.references, references):
+            raise TargetSkippedError(f"it takes {self.references} reference(s) per segment (CONF-PROTOCOL)")
         if self._timeouts >= MAX_TIMEOUTS:
             raise self._fault("timeout", "unresponsive: gave up after repeated timeouts")
         if self._channel is None and self.restarts >= self.max_restarts:
@@ -373,7 +385,7 @@ class ProtocolTarget:
                 "protocol", f"score {value!r} has more decimals than the {self.digits} declared (digits)"
             )
         score = value if raw_score else unscale(value, self.scale)
-        if not raw_score and not 0.0 <= score <= 1.0 + 1e-9:
+        if not raw_score and not (score >= 0.0 and (score <= 1.0 + 1e-9 or not self.bounded)):
             raise self._fault("out-of-range", f"score {quote(str(raw))} is outside [0, {self.scale:g}]")
         stats = answer.get("statistics")
         bp = answer.get("brevity_penalty")

@@ -44,10 +44,12 @@ from conformance.runner.judge import Judge
 from conformance.runner.judge.base import Check
 from conformance.runner.legend import LEGEND, explain_id, fitted, legend, table
 from conformance.runner.protocol import MAX_DIGITS
+from conformance.runner.references import REFERENCE_KINDS
 from reference_bleu.errors import BleuError
 from reference_bleu.numbers import accept_negative_numbers
 from reference_bleu.options import VERSION
 from reference_bleu.report import markdown_text
+from reference_bleu.smoothing import SMOOTHING_METHODS
 
 REPORT_FORMAT = "reference-bleu-conform"
 REPORT_VERSION = 1
@@ -135,6 +137,8 @@ class RunSettings:
     declared_scale: str | None = None
     #: Decimals the target's scores are rounded to (``--digits``), when it does not declare them.
     declared_digits: int | None = None
+    #: References per segment the target takes (``--references``), when it does not declare it.
+    declared_references: str | None = None
     progress: bool = False
     expectation: Expectation | None = None
     max_answer_bytes: int = MAX_LINE_BYTES
@@ -189,7 +193,10 @@ def _judged_at_resolution(spec: str, target: ProtocolTarget, settings: RunSettin
 
     say("fingerprinting")
     target.digits = settings.declared_digits if settings.declared_digits is not None else caps.digits
+    target.references = settings.declared_references or caps.references
     found = fingerprint(target)
+    method = SMOOTHING_METHODS.get(str(found.config.get("smoothing", "none")))
+    target.bounded = method is None or method.bounded  # a score above 1 may be its point's (INV-RANGE)
     judge = Judge(target, found, examples=settings.examples, seed=settings.seed)
     judge.run(settings.declared_scale or caps.scale, say)
     say("placing it in the convention space")
@@ -509,6 +516,13 @@ def _parser() -> argparse.ArgumentParser:
         help="the declared score scale (the fingerprint checks it)",
     )
     parser.add_argument(
+        "--references",
+        choices=REFERENCE_KINDS,
+        default=None,
+        help="the references per segment the target takes: one, the same number for every segment, "
+        "or any (default: what it declares, else any); it is asked only corpora it can express",
+    )
+    parser.add_argument(
         "--digits",
         type=int,
         default=None,
@@ -531,6 +545,12 @@ def _parser() -> argparse.ArgumentParser:
         metavar="AXIS=VALUE",
         help="also accept this value on an axis, e.g. ref_length=closest-first, aggregation=macro, "
         "arithmetic=binary32, tokenize=13a, case=unicode (text targets)",
+    )
+    parser.add_argument(
+        "--strict-domain",
+        action="store_true",
+        help="pin the choices outside BLEU's domain (no_ref, empty_hyps, zero_length, empty_corpus) to "
+        "the expected profile's, instead of accepting any (spec CONF-VERDICT)",
     )
     parser.add_argument("--examples", "-n", type=int, default=100, help="generated examples per check (100)")
     parser.add_argument("--seed", type=int, default=0, help="the seed of the generated examples (0)")
@@ -617,7 +637,7 @@ def _settings(args: argparse.Namespace) -> RunSettings:
             "--memory-limit and --cpu-limit need POSIX setrlimit, which this platform lacks"
         )
     try:
-        expectation = Expectation.parse(args.expect, args.accept)
+        expectation = Expectation.parse(args.expect, args.accept, strict_domain=args.strict_domain)
     except BleuError as error:
         raise RunnerUsageError(str(error)) from None
     return RunSettings(
@@ -627,6 +647,7 @@ def _settings(args: argparse.Namespace) -> RunSettings:
         startup_timeout=args.startup_timeout,
         declared_scale=args.scale,
         declared_digits=args.digits,
+        declared_references=args.references,
         progress=not args.quiet,
         expectation=expectation,
         max_answer_bytes=args.max_answer_bytes,

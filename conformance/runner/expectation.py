@@ -27,19 +27,22 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, get_args
 
 from conformance.peers.targets import ReferenceTarget
 from conformance.runner.client import ProtocolTarget
 from conformance.runner.fingerprint import Fingerprint, settle, text_of
 from conformance.runner.fingerprint.base import MATCH_TOLERANCE, Answer, Corpus, Text, agrees, ask, seen
 from conformance.runner.judge.base import Check
+from conformance.runner.references import expressible
 from conformance.suite.invariants import BY_ID, InvariantViolationError
 from conformance.suite.loader import load_vectors
 from reference_bleu import corpus_bleu
 from reference_bleu.errors import BleuError, BleuOptionError
+from reference_bleu.inputs import EmptyCandidates, NoReference
 from reference_bleu.length import REF_LENGTH_RULES
+from reference_bleu.options import EmptyCorpus, ZeroLength
 from reference_bleu.profiles import AXIS_ENTRIES, PROFILES, Profile, option_axes, resolve
 from reference_bleu.smoothing import SMOOTHING_METHODS
 from reference_bleu.tokenizers import CASE_FOLDINGS, TOKENIZERS
@@ -61,6 +64,7 @@ AXIS_SPEC = {
             "aggregation",
             "no_ref",
             "empty_hyps",
+            "zero_length",
             "empty_corpus",
         )
     },
@@ -80,7 +84,17 @@ ACCEPT_OPTION = {
     "arithmetic": "arithmetic",
     "no_ref": "no_reference",
     "empty_hyps": "empty_candidates",
+    "zero_length": "zero_length",
     "empty_corpus": "empty_corpus",
+}
+#: The axes outside BLEU's domain (spec CONF-VERDICT): what a tool does where the paper defines
+#: nothing (no reference, an empty candidate, c = 0 or r = 0, an empty corpus), with every value.
+#: Any value is acceptable under every expectation unless ``--strict-domain`` pins them.
+DOMAIN_AXES: dict[str, tuple[str, ...]] = {
+    "no_ref": get_args(NoReference),
+    "empty_hyps": get_args(EmptyCandidates),
+    "zero_length": get_args(ZeroLength),
+    "empty_corpus": get_args(EmptyCorpus),
 }
 #: Profile parameters that only change text handling or printing, not the number on tokens.
 TEXT_PARAMETERS = frozenset({"tokenize", "lc", "width", "c"})
@@ -104,6 +118,7 @@ ONE_AXIS_CHANGES: tuple[tuple[str, Any], ...] = (
     *(("no_reference", value) for value in ("error", "empty", "drop")),
     *(("empty_candidates", value) for value in ("keep", "drop", "error")),
     *(("empty_corpus", value) for value in ("error", "zero")),
+    ("zero_length", "error"),
     *(
         ("smoothing", name)
         for name, method in SMOOTHING_METHODS.items()
@@ -156,15 +171,22 @@ class Candidate:
 
 @dataclass(frozen=True)
 class Expectation:
-    """``--expect PROFILE`` with ``--accept AXIS=VALUE`` changes."""
+    """``--expect PROFILE`` with the values ``--accept AXIS=VALUE`` adds (spec CONF-VERDICT).
+
+    An accepted value is acceptable *beside* the profile's own: the expected point stays the
+    profile's, and a target placed where only accepted values differ from it is conformant.
+    """
 
     profile: Profile
-    accepted: Mapping[str, str] = field(default_factory=dict)
+    #: (axis, value) pairs, in the order given; an axis may take several values.
+    accepted: tuple[tuple[str, str], ...] = ()
+    #: ``--strict-domain``: the domain axes (DOMAIN_AXES) must take the profile's (or an accepted) value.
+    strict_domain: bool = False
 
     @classmethod
-    def parse(cls, profile: str, accepted: Sequence[str] = ()) -> Expectation:
+    def parse(cls, profile: str, accepted: Sequence[str] = (), *, strict_domain: bool = False) -> Expectation:
         """The expectation from the command line; a bad name or axis is a BleuOptionError."""
-        changes: dict[str, str] = {}
+        changes: list[tuple[str, str]] = []
         for item in accepted:
             axis, sep, value = item.partition("=")
             if not sep or (axis not in ACCEPT_OPTION and axis not in TEXT_AXES):
@@ -174,18 +196,25 @@ class Expectation:
                 raise BleuOptionError(
                     "CONF-VERDICT", f"--accept {axis}= takes one of {', '.join(TEXT_AXES[axis][0])}"
                 )
-            changes[axis] = value
-        expectation = cls(resolve(profile), changes)
-        expectation.candidate.axes  # noqa: B018 -- validates the accepted values now
+            if (axis, value) not in changes:
+                changes.append((axis, value))
+        expectation = cls(resolve(profile), tuple(changes), strict_domain)
+        expectation.accepted_points()  # validates the accepted values now
         return expectation
 
     @property
+    def name(self) -> str:
+        """The profile's name, with what is accepted beside it."""
+        return self.profile.name + "".join(f" +{k}={v}" for k, v in self.accepted)
+
+    @property
     def candidate(self) -> Candidate:
-        """The expected point."""
+        """The expected point: the profile's (accepted values are added beside it, not put in)."""
+        return Candidate(self.profile.name, dict(self.profile.options))
+
+    def _changed(self, changes: Sequence[tuple[str, str]]) -> Candidate:
         options = dict(self.profile.options)
-        for axis, value in self.accepted.items():
-            if axis in TEXT_AXES:
-                continue
+        for axis, value in changes:
             if axis == "undefined" and value == "effective":
                 options["effective_order"] = True
             else:
@@ -194,16 +223,36 @@ class Expectation:
             option_axes(options)  # the accepted values are valid options
         except BleuError as error:
             raise BleuOptionError("CONF-VERDICT", f"--accept: {error}") from None
-        name = self.profile.name + "".join(f" +{k}={v}" for k, v in self.accepted.items())
+        name = self.profile.name + "".join(f" +{k}={v}" for k, v in changes)
         return Candidate(name, options)
+
+    def accepted_points(self) -> list[Candidate]:
+        """The points the accepted values make: each value alone on the profile, and (when several
+        axes are accepted) the last value of every axis together."""
+        score = [(axis, value) for axis, value in self.accepted if axis not in TEXT_AXES]
+        points = [self._changed([change]) for change in score]
+        together = list(dict(score).items())
+        if len(together) > 1:
+            points.append(self._changed(together))
+        return points
+
+    def acceptable(self) -> dict[str, frozenset[str]]:
+        """Every axis's acceptable values beyond the profile's: the accepted ones, as the axes read them,
+        and every value of a domain axis unless the domain is strict."""
+        values: dict[str, set[str]] = {}
+        if not self.strict_domain:
+            values.update({axis: set(domain) for axis, domain in DOMAIN_AXES.items()})
+        for axis, value in self.accepted:
+            if axis in TEXT_AXES:
+                values.setdefault(axis, set()).add(value)
+            else:
+                values.setdefault(axis, set()).add(self._changed([(axis, value)]).axes[axis])
+        return {axis: frozenset(found) for axis, found in values.items()}
 
     @property
     def text(self) -> dict[str, str]:
-        """The expected tokenizer and case folding of a text target: the profile's, or accepted."""
-        return {
-            "tokenize": self.accepted.get("tokenize", self.profile.tokenize),
-            "case": self.accepted.get("case", self.profile.lowercase),
-        }
+        """The expected tokenizer and case folding of a text target: the profile's."""
+        return {"tokenize": self.profile.tokenize, "case": self.profile.lowercase}
 
 
 @dataclass(frozen=True)
@@ -251,6 +300,9 @@ class Verdict:
     #: a point that is no tool's): what the report explains the target's rows by.
     point_axes: tuple[tuple[str, str], ...] = ()
     point_tool: str = ""
+    #: Axes where the point differs from the expected profile on a value that is acceptable (one
+    #: ``--accept`` added): reported, never making a variant. (axis, spec entry, expected, found).
+    choices: tuple[tuple[str, str, str, str], ...] = ()
 
     def as_json(self) -> dict[str, Any]:
         """The verdict in the JSON report."""
@@ -266,12 +318,14 @@ class Verdict:
             "questions": [q.as_json() for q in self.questions],
             "ambiguous": list(self.ambiguous),
             "accounted": list(self.accounted),
+            "choices": [{"axis": a, "spec": s, "expected": e, "found": f} for a, s, e, f in self.choices],
         }
 
     def headline(self) -> str:
         """One line: the level, and what differs or what is wrong."""
         if self.level == "conformant":
-            return f"conformant to {self.expected}"
+            chosen = ", ".join(f"{a}={f}" for a, _s, _e, f in self.choices)
+            return f"conformant to {self.expected}" + (f" (with {chosen})" if chosen else "")
         if self.level == "variant":
             axes = ", ".join(f"{a}={f} ({s}; expected {e})" for a, s, e, f in self.differs)
             like = f" (behaves as {self.point})" if self.point else ""
@@ -325,7 +379,7 @@ def candidates(expectation: Expectation, found: Mapping[str, Any]) -> list[Candi
     """The points the search tries: the expected one first, its one-axis changes, every profile
     with every score-affecting parameter, and the fingerprint's point."""
     expected = expectation.candidate
-    found_points = [expected]
+    found_points = [expected, *expectation.accepted_points()]
     for option, value in ONE_AXIS_CHANGES:
         changed = {**expected.options, option: value}
         if value == "macro" and option == "aggregation":
@@ -378,7 +432,8 @@ def _generated(
 ) -> list[Corpus]:
     """Generated corpora as the target sees them (a text target's tokenizer applied), cut to their
     first segment for a target without a corpus entry point."""
-    corpora = [seen(c, fingerprint.text) for c in generated_corpora(seed, count)]
+    kind = target.references  # only corpora it can express (conformance.runner.references)
+    corpora = [seen(expressible(kind, c), fingerprint.text) for c in generated_corpora(seed, count)]
     if "corpus" in target.capabilities.levels:
         return corpora
     return [(h[:1], r[:1]) for h, r in corpora]
@@ -442,6 +497,43 @@ def consistent(candidate: Candidate, corpora: Sequence[Corpus], answers: Sequenc
     return all(
         matches(a, candidate.predict(c), candidate.tolerance) for c, a in zip(corpora, answers, strict=True)
     )
+
+
+def _misses(candidate: Candidate, corpora: Sequence[Corpus], answers: Sequence[Answer]) -> int:
+    """How many answers the point does not predict (CONF-VERDICT)."""
+    return sum(
+        not matches(a, candidate.predict(c), candidate.tolerance)
+        for c, a in zip(corpora, answers, strict=True)
+    )
+
+
+def domain_fit(start: Candidate, corpora: Sequence[Corpus], answers: Sequence[Answer]) -> Candidate:
+    """CONF-VERDICT. ``start`` with its domain axes (DOMAIN_AXES) set to the values that predict the
+    most answers: one axis at a time, a value kept when it predicts strictly more of them, and
+    the axes gone over again while that changes something (a segment without references scored
+    against an empty reference shows only once an error on r = 0 is set, say).
+
+    The domain axes are observed on nearly disjoint inputs (no reference, an empty candidate,
+    c = 0 or r = 0, no segment), so the combination a tool chose is found without trying every
+    product of their values.
+    """
+    point, best, changes = start, _misses(start, corpora, answers), list[str]()
+    improved = True
+    while improved and best:
+        improved = False
+        for axis, values in DOMAIN_AXES.items():
+            option = ACCEPT_OPTION[axis]
+            for value in values:
+                if best == 0 or point.axes[axis] == value:
+                    continue
+                trial = Candidate(point.name, {**point.options, option: value})
+                misses = _misses(trial, corpora, answers)
+                if misses < best:
+                    point, best, improved = trial, misses, True
+                    changes = [*(c for c in changes if not c.startswith(f"{axis}=")), f"{axis}={value}"]
+    if not changes:
+        return start
+    return Candidate(f"{start.name} with {', '.join(changes)}", point.options)
 
 
 #: The options behind each axis, to set one axis of a point to another point's value.
@@ -568,15 +660,17 @@ def with_text(
     if text is None:
         return replace(verdict, level="not conformant", point="", differs=(), unaccounted=("FP-TEXT",))
     found = dict(zip(("tokenize", "case"), text, strict=True))
-    expected = expectation.text
-    differs = tuple(
+    expected, acceptable = expectation.text, expectation.acceptable()
+    shown = tuple(
         (axis, TEXT_AXES[axis][1], expected[axis], found[axis])
         for axis in TEXT_AXES
         if found[axis] != expected[axis]
     )
+    differs = tuple(d for d in shown if d[3] not in acceptable.get(d[0], ()))
+    chosen = (*(d for d in shown if d not in differs), *verdict.choices)
     if not differs:
-        return replace(verdict, text=text)
-    return replace(verdict, level="variant", differs=(*differs, *verdict.differs), text=text)
+        return replace(verdict, text=text, choices=chosen)
+    return replace(verdict, level="variant", differs=(*differs, *verdict.differs), text=text, choices=chosen)
 
 
 def judge_expectation(
@@ -601,7 +695,7 @@ def _score_verdict(
     """The verdict on the score axes (the battery against the candidate points), and the point."""
     corpora, answers = battery_answers(target, fingerprint, seed)
     tolerance = fingerprint.tolerance
-    expected = expectation.candidate
+    expected, label = expectation.candidate, expectation.name
 
     def ask_target(corpus: Corpus) -> Answer:  # (its corpora are already as the target sees them)
         return ask(target, corpus)
@@ -612,17 +706,29 @@ def _score_verdict(
         if c.id.startswith("ROB-") and c.id not in ACCOUNTABLE_FAULTS and c.status == "fail"
     ]
     matched = [c for c in candidates(expectation, fingerprint.config) if consistent(c, corpora, answers)]
+    known = [c.options for c in matched]
+    for start in (expected, *expectation.accepted_points()):  # the domain's choices, combined
+        fit = domain_fit(start, corpora, answers)
+        if fit is start or not consistent(fit, corpora, answers):
+            continue
+        if fit.options in known:  # a named point beats the fingerprint's (CONF-VERDICT, the name)
+            matched = [
+                fit if c.options == fit.options and c.name == FINGERPRINT_POINT else c for c in matched
+            ]
+        else:
+            matched.append(fit)
+            known.append(fit.options)
     names = tuple(dict.fromkeys(c.name for c in matched))
     if faults:
-        return Verdict("not conformant", expected.name, "", names, (), tuple(faults), len(corpora)), None
+        return Verdict("not conformant", label, "", names, (), tuple(faults), len(corpora)), None
     thin = tuple(c.id for c in checks if c.status == "insufficient")
     if thin:  # coverage is a verdict input (spec CONF-VERDICT): no verdict on skipped questions
-        return Verdict("insufficient evidence", expected.name, "", names, (), thin, len(corpora)), None
+        return Verdict("insufficient evidence", label, "", names, (), thin, len(corpora)), None
     further = _generated(target, fingerprint, seed + 1, SEPARATING)
     matched, questions = separate(matched, ask_target, further, tolerance)
     if not matched and questions:
         unaccounted: tuple[str, ...] = ("SEPARATING-QUESTIONS: no known point predicts the answers",)
-        verdict = Verdict("not conformant", expected.name, "", (), (), unaccounted, len(corpora))
+        verdict = Verdict("not conformant", label, "", (), (), unaccounted, len(corpora))
         return replace(verdict, questions=questions), None
 
     def unaccounted_by(point: Candidate) -> bool:
@@ -634,7 +740,9 @@ def _score_verdict(
             if c.status not in ("pass", "n/a")
         )
 
-    verdict, point = _placed(matched, expected, unaccounted_by, corpora, answers)
+    verdict, point = _placed(
+        matched, expected, unaccounted_by, corpora, answers, acceptable=expectation.acceptable(), label=label
+    )
     if point is None:
         open_checks = tuple(c.id for c in checks if c.status not in ("pass", "n/a"))
         verdict = replace(verdict, unaccounted=open_checks or ("no known point predicts its answers",))
@@ -668,26 +776,40 @@ def _placed(
     unaccounted_by: Callable[[Candidate], bool],
     corpora: Sequence[Corpus],
     answers: Sequence[Answer],
+    *,
+    acceptable: Mapping[str, frozenset[str]] | None = None,
+    label: str = "",
 ) -> tuple[Verdict, Candidate | None]:
     """The point among ``matched`` that accounts for every open check: the expected one, else the
-    nearest (fewest axes changed); conformant when no axis the answers show differs, a variant
-    otherwise. No such point: not conformant (the caller names the checks)."""
+    nearest (fewest axes changed to a value not ``acceptable``, then fewest changed); conformant
+    when every axis the answers show differs only to an acceptable value (reported as a choice),
+    a variant otherwise. No such point: not conformant (the caller names the checks)."""
+    label, acceptable = label or expected.name, acceptable or {}
     names = tuple(dict.fromkeys(c.name for c in matched))
     if expected in matched and not unaccounted_by(expected):
-        return Verdict("conformant", expected.name, expected.name, names, (), (), len(corpora)), expected
+        return Verdict("conformant", label, expected.name, names, (), (), len(corpora)), expected
     expected_axes = expected.axes
 
-    def rank(c: Candidate) -> tuple[bool, int, bool]:
+    def rank(c: Candidate) -> tuple[bool, int, int, bool]:
         # nearest first, a tool's profile before a change of the expected point at the same
         # distance; the fingerprint's own point after every named one
-        distance = sum(v != expected_axes[a] for a, v in c.axes.items())
-        return c.name == FINGERPRINT_POINT, distance, c.name.startswith(f"{expected.name} with ")
+        changed = [(a, v) for a, v in c.axes.items() if v != expected_axes[a]]
+        unacceptable = sum(v not in acceptable.get(a, ()) for a, v in changed)
+        return (
+            c.name == FINGERPRINT_POINT,
+            unacceptable,
+            len(changed),
+            c.name.startswith(f"{expected.name} with "),
+        )
 
     ranked = sorted((c for c in matched if c is not expected), key=rank)
     for candidate in ranked:
         if unaccounted_by(candidate):
             continue
-        differs = evidenced(candidate, expected, corpora, answers)
+        shown = evidenced(candidate, expected, corpora, answers)
+        differs = tuple(d for d in shown if d[3] not in acceptable.get(d[0], ()))
+        choices = tuple(d for d in shown if d not in differs)
         level = "variant" if differs else "conformant"  # no axis shown: the same point, another name
-        return Verdict(level, expected.name, candidate.name, names, differs, (), len(corpora)), candidate
-    return Verdict("not conformant", expected.name, "", names, (), (), len(corpora)), None
+        verdict = Verdict(level, label, candidate.name, names, differs, (), len(corpora), choices=choices)
+        return verdict, candidate
+    return Verdict("not conformant", label, "", names, (), (), len(corpora)), None

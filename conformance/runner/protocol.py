@@ -7,7 +7,9 @@ JSON lines on the target's standard input and output, one object per line, UTF-8
    "input": "tokens" | "text", "levels": ["corpus", "sentence"], "statistics": bool}`` (and
    optionally ``"scale": "unit" | "percent"`` and, new in version 2, ``"digits": K``, the
    decimals its scores are rounded to on that scale; a version-1 answer, without ``digits``,
-   is still accepted), or
+   is still accepted; and ``"references": "one" | "same" | "any"``, the references per segment
+   it takes: exactly one, the same number for every segment, or any number (the default); the
+   runner then asks only corpora it can express, conformance.runner.references), or
    ``{"type": "unavailable", "reason": ..., "install": ...}`` when it cannot run here;
 2. for each question the runner sends ``{"type": "score", "seq": N, "level": "corpus" |
    "sentence", "hypotheses": [...], "references": [[...], ...]}`` (one list of references per
@@ -30,6 +32,8 @@ import json
 import math
 from pathlib import Path
 from typing import Any
+
+from conformance.runner.references import REFERENCE_KINDS
 
 #: Bound at import, before a harness imports its target (which could replace the modules' functions).
 loads_json = json.loads
@@ -184,6 +188,8 @@ def check_capabilities(answer: dict[str, Any]) -> None:
         and all(level in ("corpus", "sentence") for level in answer["levels"])
     ):
         problem = "levels is not a non-empty list of corpus and sentence"
+    elif answer.get("references", "any") not in REFERENCE_KINDS:
+        problem = f"references is not one of {', '.join(REFERENCE_KINDS)}"
     elif not isinstance(answer.get("statistics", False), bool):
         problem = "statistics is not a boolean"
     elif answer.get("scale") not in (None, "unit", "percent"):

@@ -508,8 +508,11 @@ DOES_NOT_HOLD: tuple[tuple[str, dict[str, Any], str], ...] = (
         "averaging counts across orders lowers p_n below 1 on a corpus",
     ),
     ("INV-IDENTITY", {"smoothing": "chen-cherry-7"}, "as method 5"),
-    ("INV-RANGE", {"smoothing": "chen-cherry-5"}, "averaged counts can exceed l_n, so p_n > 1"),
-    ("INV-RANGE", {"smoothing": "chen-cherry-7"}, "as method 5"),
+    *(
+        ("INV-RANGE", {"smoothing": name}, "its smoothed p_n can exceed 1 (SmoothingMethod.bounded)")
+        for name, method in SMOOTHING_METHODS.items()
+        if not method.bounded
+    ),
     *(
         (inv, {"smoothing": method}, "smoothing depends on absolute counts or gives zero orders a value")
         for method in SMOOTHED

@@ -14,6 +14,7 @@ from hypothesis.errors import Flaky, Unsatisfiable
 from conformance.runner.client import ProtocolTarget, TargetFaultError, TargetSkippedError
 from conformance.runner.fingerprint import Fingerprint
 from conformance.runner.fingerprint.base import Config, Corpus, agrees, reference_prediction, seen
+from conformance.runner.references import expressible_example
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,9 @@ class Check:
     expected_by: str = ""
 
 
+#: Checks whose examples carry indices into a segment's references: never cut to what a target
+#: takes (conformance.runner.references); they are n/a for a target that takes one or the same number.
+REFERENCES_AS_GIVEN = frozenset({"INV-REF-ORDER", "INV-REF-DUP"})
 #: A check passes only if the target answered at least this share of the questions it was asked
 #: (``skipped`` answers count as asked; levels it declares it lacks are not asked): spec CONF-JUDGE.
 MIN_ANSWERED_SHARE = 0.5
@@ -145,6 +149,9 @@ class JudgeBase:
         def last() -> Any:
             return failing[0] if failing else None
 
+        kind = self.target.references
+        if kind != "any" and ident not in REFERENCES_AS_GIVEN:  # only corpora it can express
+            strategy = strategy.map(lambda example: expressible_example(kind, example))
         answered_before, skipped_before = self.target.answered, self.target.skipped
         undeclared = [0]  # questions at a level the target does not declare: never asked
 

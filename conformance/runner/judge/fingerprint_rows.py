@@ -14,6 +14,8 @@ class FingerprintRows(JudgeBase):
             point, convention = finding.point, finding.convention
             if not finding.asked:
                 levels = ", ".join(self.target.capabilities.levels)
+                if self.target.references != "any":
+                    levels += f"; {self.target.references} reference(s) per segment"
                 detail = f"no evidence: every diagnostic was skipped (the target declares: {levels})"
                 self.checks.append(Check(point.id, point.question, "n/a", detail, point.ec))
             elif convention is None:

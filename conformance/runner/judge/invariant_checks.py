@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import assume
 
 from conformance.runner.fingerprint.base import Corpus
-from conformance.runner.judge.base import Check, JudgeBase, corpus_of
+from conformance.runner.judge.base import REFERENCES_AS_GIVEN, Check, JudgeBase, corpus_of
 from conformance.suite.invariants import INVARIANTS, Invariant, holds
 
 #: A corpus with the segment INV-EMPTY-SEGMENT appends (empty candidate, one empty reference):
@@ -43,7 +43,13 @@ class InvariantChecks(JudgeBase):
         merging = self._text_merges_tokens()
         for invariant in INVARIANTS:
             missing = [need for need in sorted(invariant.needs) if not has.get(need, False)]
-            if invariant.id == "INV-RENAME" and merging:
+            if invariant.id in REFERENCES_AS_GIVEN and self.target.references != "any":
+                detail = (
+                    f"needs a segment's references permuted or duplicated; the target takes "
+                    f"{self.target.references} reference(s) per segment (CONF-PROTOCOL)"
+                )
+                self.checks.append(Check(invariant.id, invariant.statement, "n/a", detail, (invariant.id,)))
+            elif invariant.id == "INV-RENAME" and merging:
                 self.checks.append(Check(invariant.id, invariant.statement, "n/a", merging, (invariant.id,)))
             elif missing:
                 self.checks.append(
