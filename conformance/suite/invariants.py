@@ -495,6 +495,11 @@ DOES_NOT_HOLD: tuple[tuple[str, dict[str, Any], str], ...] = (
     ("INV-IDENTITY", {"smoothing": "chen-cherry-7"}, "as method 5"),
     ("INV-RANGE", {"smoothing": "chen-cherry-5"}, "averaged counts can exceed l_n, so p_n > 1"),
     ("INV-RANGE", {"smoothing": "chen-cherry-7"}, "as method 5"),
+    (
+        "INV-RANGE",
+        {"smoothing": "chen-cherry-6"},
+        "the prior p_{n-1}^2 / p_{n-2} exceeds 1 where p_{n-1} > p_{n-2}, and then so can p_n",
+    ),
     *(
         (inv, {"smoothing": method}, "smoothing depends on absolute counts or gives zero orders a value")
         for method in SMOOTHED
