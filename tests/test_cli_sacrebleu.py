@@ -250,6 +250,7 @@ def test_confidence_agrees_with_sacrebleu_within_sampling_error() -> None:
     assert bootstrap_interval(_statistics([SYSTEMS[1]])[0], SACREBLEU, 1000, 12345) == ours_  # seeded
 
 
+@pytest.mark.slow  # sacrebleu and the reference each resample pairs of WMT17 systems: 80 s wall, loaded
 def test_paired_tests_agree_with_sacrebleu_within_sampling_error() -> None:
     """SIG-PAIRED-BS and SIG-PAIRED-AR on pairs of WMT17 systems close in score (so that p is not at its
     floor 1/(B+1) for both): each p-value is a proportion over B trials, standard deviation at most
