@@ -47,6 +47,7 @@ def test_the_peer_agrees_or_a_registered_divergence_explains_it(target: PeerTarg
     check()
 
 
+@pytest.mark.slow  # a search of up to 2,000 generated corpora per entry: 28 s of CPU in all
 @pytest.mark.parametrize("entry", REGISTRY, ids=lambda d: d.id)
 def test_the_generated_inputs_reach_every_divergence(entry: Divergence) -> None:
     # The strategies do not steer clear of the cases where peers disagree: for each entry,
