@@ -34,6 +34,7 @@ def explained(target: PeerTarget, corpus: Corpus, verdict: Verdict) -> str:
     )
 
 
+@pytest.mark.slow  # 56 peer configurations, each on generated corpora: 108 s of CPU in all
 @pytest.mark.parametrize("target", PEER_CONFIGS, ids=lambda t: t.name)
 def test_the_peer_agrees_or_a_registered_divergence_explains_it(target: PeerTarget) -> None:
     @given(corpora())

@@ -137,6 +137,7 @@ def test_method_6_scores_above_one_where_its_prior_exceeds_one() -> None:
     assert not holds("INV-RANGE", {"smoothing": "chen-cherry-6"})
 
 
+@pytest.mark.slow  # every invariant under each of 21 option sets: 70 s of CPU in all
 @pytest.mark.parametrize(
     "options", OPTION_GRID, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "defaults"
 )
