@@ -24,6 +24,8 @@ from conformance.suite.invariants import same_score
 from reference_bleu.profiles import resolve as profile_of_name
 
 PERL = ["perl", "conformance/runner/examples/bleu.pl"]
+# A test that runs the whole runner on a target (_report) takes 8 to 25 s of CPU: each is marked
+# slow (the slow tier, README "Tests"); the tests of its parts stay in the default tier.
 T = "tests.conform_targets:"
 
 
@@ -117,6 +119,7 @@ def test_fingerprints_of_peers(spec: str, expected: dict[str, str]) -> None:
         assert found[point] == name, (point, found[point])
 
 
+@pytest.mark.slow
 def test_nltk_divergences_are_named(capsys: pytest.CaptureFixture[str]) -> None:
     code, report = _report(capsys, "-t", "nltk")
     assert code == 1
@@ -126,6 +129,7 @@ def test_nltk_divergences_are_named(capsys: pytest.CaptureFixture[str]) -> None:
     assert "DIV-NLTK-002" in zero["explained_by"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "args",
     [
@@ -147,6 +151,7 @@ def test_correct_targets_are_conformant(capsys: pytest.CaptureFixture[str], args
     assert code == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "failing"),
     [
@@ -173,6 +178,7 @@ def test_broken_targets_are_caught(capsys: pytest.CaptureFixture[str], args: lis
     assert _statuses(report)[failing] == "fail"
 
 
+@pytest.mark.slow
 def test_macro_average_is_a_named_convention(capsys: pytest.CaptureFixture[str]) -> None:
     """EC-009's macro average is a spec convention; its float sums, a few ulp off under
     INV-CORPUS-DUP, are the same score within SCORE_TOLERANCE (spec CONF-JUDGE). It is not
@@ -196,6 +202,7 @@ VARIANTS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("args", "axis", "value", "spec"), VARIANTS, ids=[v[2] for v in VARIANTS])
 def test_a_documented_alternative_is_a_variant_until_accepted(
     capsys: pytest.CaptureFixture[str], args: list[str], axis: str, value: str, spec: str
@@ -229,6 +236,7 @@ SPEC_CONVENTIONS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("option", "accept"), SPEC_CONVENTIONS, ids=[c[0] for c in SPEC_CONVENTIONS])
 def test_the_reference_under_a_spec_convention_is_conformant_once_it_is_accepted(
     capsys: pytest.CaptureFixture[str], option: str, accept: str
@@ -241,6 +249,7 @@ def test_the_reference_under_a_spec_convention_is_conformant_once_it_is_accepted
     assert (verdict["level"], code) == ("conformant", 0), verdict
 
 
+@pytest.mark.slow
 def test_a_peer_is_placed_at_its_profile_and_conformant_to_it(capsys: pytest.CaptureFixture[str]) -> None:
     code, report = _report(capsys, "-t", "nltk")
     verdict: Any = report["targets"][0]["verdict"]  # type: ignore[index]
@@ -274,6 +283,7 @@ ZOO = [
 SACREBLEU_1 = Path(__file__).resolve().parent.parent / ".venv-sacrebleu1" / "bin" / "python"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("target", "point", "module"), ZOO, ids=[z[0] for z in ZOO])
 def test_the_runner_places_each_zoo_member_at_its_profile(
     capsys: pytest.CaptureFixture[str], target: str, point: str, module: str
@@ -294,6 +304,7 @@ def test_the_runner_places_each_zoo_member_at_its_profile(
             assert why == f"the point {point}" or why.startswith(f"DIV-{tool}-"), (check["id"], why)
 
 
+@pytest.mark.slow
 def test_sacrebleu_1_5_is_placed_at_its_profile_and_is_a_variant_of_sacrebleu_2(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -315,6 +326,7 @@ def test_sacrebleu_1_5_is_placed_at_its_profile_and_is_a_variant_of_sacrebleu_2(
     assert {d["axis"]: d["found"] for d in verdict["choices"]} == {"empty_corpus": "zero"}
 
 
+@pytest.mark.slow
 def test_a_sentence_only_target_is_placed_by_its_sentence_answers(capsys: pytest.CaptureFixture[str]) -> None:
     # No corpus entry point: its skipped corpus questions are not read as answers (spec
     # CONF-VERDICT); its sentence answers place it at nltk's sentence_bleu with method 1.
@@ -324,6 +336,7 @@ def test_a_sentence_only_target_is_placed_by_its_sentence_answers(capsys: pytest
     assert code == 0
 
 
+@pytest.mark.slow
 def test_a_bug_is_not_conformant_whatever_is_expected(capsys: pytest.CaptureFixture[str]) -> None:
     for expect in ("paper", "nltk", "sacrebleu"):
         code, report = _report(capsys, "-t", T + "no_clip", "--expect", expect)
@@ -333,6 +346,7 @@ def test_a_bug_is_not_conformant_whatever_is_expected(capsys: pytest.CaptureFixt
         assert "DIFF-CORPUS" in verdict["unaccounted"]
 
 
+@pytest.mark.slow
 def test_rows_show_the_target_value_the_expected_value_and_the_convention(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -378,6 +392,7 @@ def test_a_rust_panic_is_the_targets_error_answer_and_an_exit_is_a_crash() -> No
         answer(raising(SystemExit), request, line)
 
 
+@pytest.mark.slow
 def test_a_sentence_only_targets_skipped_questions_are_never_evidence(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -401,6 +416,7 @@ def test_a_bad_expectation_is_a_usage_error(capsys: pytest.CaptureFixture[str]) 
     assert main(["-t", "reference", "--accept", "ref_length=nearest"]) == 2
 
 
+@pytest.mark.slow
 def test_a_fault_is_shrunk_once_and_named_by_later_checks(capsys: pytest.CaptureFixture[str]) -> None:
     """``crashes`` dies on exactly two segments: the ROB-CRASH counterexample is shrunk to two
     empty segments, and later checks the crash fails point to that row instead of shrinking."""
@@ -429,6 +445,7 @@ def test_scores_are_compared_exactly_unless_the_target_declares_a_tolerance() ->
     assert not same_score(Loose(), 0.0, 1e-300 * 2)  # type: ignore[arg-type]
 
 
+@pytest.mark.slow
 def test_json_report_follows_its_schema(capsys: pytest.CaptureFixture[str]) -> None:
     schema = json.loads(Path("conformance/runner/report.schema.json").read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator.check_schema(schema)
@@ -444,6 +461,7 @@ def test_json_report_follows_its_schema(capsys: pytest.CaptureFixture[str]) -> N
         jsonschema.validate({**report, "format": "other"}, schema)
 
 
+@pytest.mark.slow
 def test_binary32_arithmetic_is_named_and_judged_at_its_precision(capsys: pytest.CaptureFixture[str]) -> None:
     """Right conventions in float32 arithmetic: FP-PRECISION is explained by EC-013 (not
     conformant), and every other check passes at BINARY32_TOLERANCE instead of failing."""
@@ -455,6 +473,7 @@ def test_binary32_arithmetic_is_named_and_judged_at_its_precision(capsys: pytest
     assert statuses["DIFF-CORPUS"] == "pass"
 
 
+@pytest.mark.slow
 def test_same_seed_same_report(capsys: pytest.CaptureFixture[str]) -> None:
     first = _report(capsys, "-t", T + "nan", "--seed", "7")
     second = _report(capsys, "-t", T + "nan", "--seed", "7")
@@ -535,6 +554,7 @@ def test_failures_are_grouped_by_root_cause() -> None:
     assert json.loads(shown)[0][0][0] == "w" * 30 + "... (50 characters)"
 
 
+@pytest.mark.slow
 def test_a_text_target_is_placed_by_its_tokenizer_and_case_folding(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -563,6 +583,7 @@ def test_a_text_target_is_placed_by_its_tokenizer_and_case_folding(
     assert report["targets"][0]["verdict"]["level"] == "conformant"  # type: ignore[index]
 
 
+@pytest.mark.slow
 def test_a_character_level_text_target_is_judged_on_the_characters_it_sees(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -583,6 +604,7 @@ def test_a_character_level_text_target_is_judged_on_the_characters_it_sees(
     assert (code, report["targets"][0]["verdict"]["level"]) == (0, "conformant")  # type: ignore[index]
 
 
+@pytest.mark.slow
 def test_a_text_target_with_an_unknown_tokenizer_is_not_conformant(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -594,6 +616,7 @@ def test_a_text_target_with_an_unknown_tokenizer_is_not_conformant(
     assert "FP-TEXT" in target["verdict"]["unaccounted"]  # besides the generated inputs, which hold "e"s
 
 
+@pytest.mark.slow
 def test_a_target_that_rounds_its_scores_is_judged_at_its_declared_digits(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -34,6 +34,7 @@ def explained(target: PeerTarget, corpus: Corpus, verdict: Verdict) -> str:
     )
 
 
+@pytest.mark.slow  # 56 peer configurations, each on generated corpora: 108 s of CPU in all
 @pytest.mark.parametrize("target", PEER_CONFIGS, ids=lambda t: t.name)
 def test_the_peer_agrees_or_a_registered_divergence_explains_it(target: PeerTarget) -> None:
     @given(corpora())
@@ -47,6 +48,7 @@ def test_the_peer_agrees_or_a_registered_divergence_explains_it(target: PeerTarg
     check()
 
 
+@pytest.mark.slow  # a search of up to 2,000 generated corpora per entry: 28 s of CPU in all
 @pytest.mark.parametrize("entry", REGISTRY, ids=lambda d: d.id)
 def test_the_generated_inputs_reach_every_divergence(entry: Divergence) -> None:
     # The strategies do not steer clear of the cases where peers disagree: for each entry,

@@ -160,6 +160,7 @@ CASES = [
 ]
 
 
+@pytest.mark.slow  # 50 cases of 2,489-3,004 segments through both paths: 100 s of CPU in all
 @pytest.mark.parametrize(
     ("system", "tokenize", "nrefs"), CASES, ids=lambda v: v.name if isinstance(v, Path) else str(v)
 )

@@ -108,6 +108,7 @@ def test_a_target_that_skips_everything_it_cannot_recognise_is_insufficient_evid
     assert all(c["answered"] < c["asked"] / 2 for c in thin)
 
 
+@pytest.mark.slow  # a whole run against a target that stops reading: 13.5 s of CPU
 def test_a_target_that_stops_reading_is_a_timeout_not_a_hang(capsys: pytest.CaptureFixture[str]) -> None:
     # The hang is the expected outcome, so a short per-call timeout cannot make this test flaky.
     code, report = conform(capsys, "--command", f"{HOSTILE} stop-reading", "--timeout", "1")

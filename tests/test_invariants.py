@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
 
 from conformance.peers.targets import ReferenceTarget, Target
 from conformance.suite.invariants import (
@@ -17,6 +19,9 @@ from conformance.suite.invariants import (
     InvariantViolationError,
     holds,
 )
+from reference_bleu import corpus_bleu
+from reference_bleu.counting import NGramCounts
+from reference_bleu.smoothing import smoothing_method_6
 from tests.broken_targets import (
     CaseFoldingTarget,
     ConcatenatingTarget,
@@ -38,14 +43,16 @@ def run(invariant: Invariant, target: Target, max_examples: int | None = None) -
     test()
 
 
-def violated(invariant: Invariant, target: Target) -> bool:
-    """True when a counterexample is found (derandomized, generation only, up to 400 examples)."""
+def violated(invariant: Invariant, target: Target, known: tuple[Any, ...] = ()) -> bool:
+    """True when a counterexample is found: one of ``known``, or generated (derandomized, up to 400)."""
     test = given(invariant.strategy)(lambda example: invariant.check(target, example))
+    for counterexample in known:
+        test = example(counterexample)(test)
     test = settings(
         max_examples=400,
         derandomize=True,
         database=None,
-        phases=[Phase.generate],
+        phases=[Phase.explicit, Phase.generate],
         deadline=None,
         suppress_health_check=list(HealthCheck),
     )(test)
@@ -89,6 +96,7 @@ def test_invariant_catches_a_broken_target(invariant_id: str, target: Any) -> No
     assert violated(BY_ID[invariant_id], target), f"{invariant_id} did not catch {target.name}"
 
 
+@pytest.mark.slow  # 800 derandomized examples through the counting target: 13 s of CPU
 def test_the_correct_counting_target_passes_what_the_broken_ones_fail() -> None:
     # The control for CountingTarget: with the max clip it keeps INV-CLIP and INV-REF-DUP.
     assert not violated(BY_ID["INV-CLIP"], CountingTarget(clip="max"))
@@ -101,30 +109,35 @@ def test_the_correct_counting_target_passes_what_the_broken_ones_fail() -> None:
     ids=[f"{i}:{next(iter(o.values()))}" for i, o, _why in DOES_NOT_HOLD],
 )
 def test_documented_exceptions_have_a_counterexample(invariant_id: str, options: dict[str, Any]) -> None:
-    invariant, target = BY_ID[invariant_id], ReferenceTarget(options)
-    assert any(broken(invariant, target, w) for w in WITNESSES.get(invariant_id, ())) or violated(
-        invariant, target
-    )
+    known = KNOWN_COUNTEREXAMPLES.get((invariant_id, *options.values()), ())
+    assert violated(BY_ID[invariant_id], ReferenceTarget(options), known)
 
 
-#: Counterexamples written by hand where the random search rarely finds one. INV-RANGE under
-#: SMOOTH-CC6 (alpha = 5): segments "z" (reference "y") and "a b c d" (its own reference) give
-#: p_1 = 4/5 and p_2 = 3/3 (the one-token segment has no bigram), p_3 = (2 + 5 p_2^2 / p_1) / (2 + 5)
-#: = (2 + 25/4) / 7 = 33/28 > 1, p_4 = (1 + 5 (33/28)^2) / (1 + 5) > 1, c = r = 5, so
-#: BLEU = (4/5 * 33/28 * p_4)^(1/4), about 1.057 > 1. nltk's method 6 takes l_n of the last
-#: segment, "a b c d", whose l_3 and l_4 are the corpus's: the same numbers.
-WITNESSES = {"INV-RANGE": [([["z"], ["a", "b", "c", "d"]], [[["y"]], [["a", "b", "c", "d"]]])]}
+#: Counterexamples too rare for 400 generated examples (about 1 in 600 here), each worked out by hand.
+KNOWN_COUNTEREXAMPLES: dict[tuple[str, ...], tuple[Any, ...]] = {
+    # test_method_6_scores_above_one_where_its_prior_exceeds_one: BLEU 1.057...
+    ("INV-RANGE", "chen-cherry-6"): (([["the"], ["the"] * 4], [[[]], [["the"] * 4]]),),
+}
 
 
-def broken(invariant: Invariant, target: Target, example: Any) -> bool:
-    """True when ``example`` breaks ``invariant`` on ``target``."""
-    try:
-        invariant.check(target, example)
-    except InvariantViolationError:
-        return True
-    return False
+def test_method_6_scores_above_one_where_its_prior_exceeds_one() -> None:
+    # The counterexample behind INV-RANGE's exception for chen-cherry-6 (spec 09, SMOOTH-CC6), by
+    # hand. c = 1 + 4 = 5 > r = 0 + 4, so BP = 1. m_n / l_n over the corpus: 4/5 (the first "the"
+    # has an empty reference), 3/3, 2/2, 1/1. p_1 = 4/5 and p_2 = 1 are not smoothed; then
+    # p_3 = (2 + 5 * p_2^2 / p_1) / (2 + 5) = (2 + 25/4) / 7 = 33/28 and
+    # p_4 = (1 + 5 * p_3^2 / p_2) / (1 + 5) = (1 + 5445/784) / 6 = 6229/4704.
+    counts = [NGramCounts(4, 5), NGramCounts(3, 3), NGramCounts(2, 2), NGramCounts(1, 1)]
+    assert smoothing_method_6(counts) == (Fraction(4, 5), Fraction(1), Fraction(33, 28), Fraction(6229, 4704))
+    result = corpus_bleu([["the"], ["the"] * 4], [[[]], [["the"] * 4]], smoothing="chen-cherry-6")
+    assert result.precisions == (Fraction(4, 5), Fraction(1), Fraction(1), Fraction(1))  # m_n / l_n
+    assert result.brevity_penalty == 1.0
+    # (4/5 * 33/28 * 6229/4704)^(1/4) = (822228/658560)^(1/4) = (68519/54880)^(1/4) = 1.0570590002...
+    assert math.isclose(result.score, (68519 / 54880) ** 0.25, rel_tol=1e-15)
+    assert result.score > 1
+    assert not holds("INV-RANGE", {"smoothing": "chen-cherry-6"})
 
 
+@pytest.mark.slow  # every invariant under each of 21 option sets: 70 s of CPU in all
 @pytest.mark.parametrize(
     "options", OPTION_GRID, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "defaults"
 )

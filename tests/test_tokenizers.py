@@ -171,6 +171,7 @@ def test_fast_tokenizers_give_the_literal_strings_on_generated_text(
     assert fast(text) == literal(text), name
 
 
+@pytest.mark.slow  # every line of the shipped test sets through both forms: intl 14 s of CPU
 @pytest.mark.parametrize(("name", "fast", "literal"), FAST_FORMS, ids=[n for n, _, _ in FAST_FORMS])
 def test_fast_tokenizers_give_the_literal_strings_on_all_shared_data(
     name: str, fast: Callable[[str], str], literal: Callable[[str], str]
