@@ -1,0 +1,230 @@
+"""Sentence scores at float speed, every one the correctly rounded double (spec NUM-SENTENCE).
+
+:func:`sentence_scores` gives, for each row, exactly ``sentence_bleu(...).score``: the
+correctly rounded double of the exact BLEU (NUM-EXACT). The exact path evaluates logarithms
+and exponentials in 50- and 80-digit decimal arithmetic for every sentence; this one does not
+need to, because the score is
+
+    BLEU = exp(q) · Π_n p_n^{w_n},   q = min(1 - r/c, 0) (BLEU-BP-LOG), p_n and w_n rational,
+
+so with D the common denominator of the weights, e_n = D·w_n integers and A/B = Π p_n^{e_n},
+
+    BLEU^D = exp(D·q) · A / B.
+
+A double y is the correctly rounded BLEU when BLEU lies strictly between the midpoints m⁻ and
+m⁺ that separate y from its neighbours, and since t ↦ t^D is increasing on t > 0 that is
+``m⁻^D < exp(D·q)·A/B < m⁺^D``: a comparison of integers when q = 0 (c >= r, the most common
+case), exact; and, when q < 0, of integers times exp(D·q), which lies in an interval computed
+by the correctly rounded decimal ``exp`` with a proved error bound (NUM-SENTENCE). The candidate
+y itself comes from binary64 (``math.log``, ``math.exp``): its accuracy only decides how many
+neighbours are tried, never the result. When the interval straddles a midpoint (the exact value
+within about 10^-38 of it, relative), or when the point of the convention space is not one this
+module decides (a smoothing with logarithms, a constant for log 0, pycocoevalcap's BP, a
+floating-point arithmetic, a tool's segment rules), the row is scored by the exact path.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Context, Decimal, localcontext
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+from reference_bleu.api import conventional_total, score_segments
+from reference_bleu.evaluation import settle
+from reference_bleu.evaluation import last_segment as last_of
+from reference_bleu.fast import fast_statistics
+from reference_bleu.inputs import validate_corpus
+from reference_bleu.length import log_brevity_penalty
+from reference_bleu.options import BleuOptions, make_options
+from reference_bleu.profiles import profile_options, resolve
+from reference_bleu.statistics import Statistics
+
+#: Significant digits of the decimal exp(D·q); its error bound is proved for this precision.
+EXP_DIGITS = 40
+#: The largest common denominator D of the weights decided here (uniform weights 1/N: D = N).
+MAX_DENOMINATOR = 64
+#: How many neighbours of the binary64 candidate are tried (libm's log and exp err by a few ulps).
+MAX_STEPS = 64
+#: Below this the candidate may be subnormal, where a cell is not [m⁻, m⁺] of one binade: exact path.
+_SMALLEST = 2.0**-1000
+_TOP = 1 << 52
+
+
+@dataclass
+class SentenceCounter:
+    """How the rows of :func:`sentence_scores` were decided (for the measurement of NUM-SENTENCE)."""
+
+    rows: int = 0
+    #: Rows whose options this module does not decide (the whole batch then goes the exact way).
+    unsupported: int = 0
+    #: Rows whose interval could not decide the double: scored by the exact path.
+    fallback: int = 0
+
+
+def sentence_scores(
+    hypotheses: Any,
+    references: Any,
+    profile: str | None = None,
+    *,
+    counter: SentenceCounter | None = None,
+    **options: Any,
+) -> list[float]:
+    """NUM-SENTENCE. ``[sentence_bleu(h, refs, profile, **options).score for h, refs in ...]``, fast.
+
+    Each row's score is the correctly rounded double of its exact sentence BLEU (NUM-EXACT),
+    identical to :func:`reference_bleu.sentence_bleu`'s ``score``; the exact path runs only
+    for the rows this module cannot decide (``counter`` counts them). Rows are checked as
+    :func:`reference_bleu.corpus_bleu` checks a corpus (BLEU-INPUT), so an error names the row.
+
+    >>> sentence_scores(["the cat sat".split(), "a dog".split()],
+    ...                 [["the cat sat".split()], ["the dog barked".split()]], max_order=1)
+    [1.0, 0.3032653298563167]
+
+    (p_1 = 1/2 and BP = exp(1 - 3/2) in the second row: 0.5 · e^-0.5.)
+    """
+    if profile is None:
+        opts = make_options(**options)
+    else:
+        merged, _overridden = profile_options(resolve(profile), options)
+        opts = make_options(**merged)
+    count = counter if counter is not None else SentenceCounter()
+    hyps, refs = validate_corpus(hypotheses, references, no_reference=opts.no_reference, empty_corpus="zero")
+    count.rows += len(hyps)
+    rules = opts.segment_rules
+    if rules.drops_segments or rules.candidates_checked or not decidable_options(opts):
+        # A segment may vanish (then sentence_bleu's one-segment corpus is EC-012's), or the
+        # point takes logarithms this module does not decide: each row the exact way.
+        count.unsupported += len(hyps)
+        return [score_segments(fast_statistics([h], [r], opts.statistics_orders, opts.ref_length,
+                                               rules=rules, keep_segments=True), opts).score
+                for h, r in zip(hyps, refs, strict=True)]  # fmt: skip
+    segments = fast_statistics(hyps, refs, opts.statistics_orders, opts.ref_length, rules=rules, keep_segments=True)
+    scores: list[float] = []
+    for segment in segments:
+        score = decided_score(segment, opts)
+        if score is None:
+            count.fallback += 1
+            score = score_segments([segment], opts).score
+        scores.append(score)
+    return scores
+
+
+def decidable_options(options: BleuOptions) -> bool:
+    """Whether the options' BLEU has the form exp(q) · Π p_n^{w_n} with rational q, p_n, w_n."""
+    return (
+        options.arithmetic == "exact"
+        and options.brevity_penalty == "paper"
+        and options.zero_precision != "log-constant"
+    )
+
+
+def decided_score(segment: Statistics, options: BleuOptions) -> float | None:
+    """The correctly rounded double of one segment's sentence BLEU, or ``None`` when undecided.
+
+    ``segment`` has ``options.statistics_orders`` orders; the options pass :func:`decidable_options`.
+    """
+    stats = conventional_total([segment], options)
+    settled = settle(stats, last_of(segment, options), options=options)
+    if settled.score == 0 or not any(settled.w):  # an early return, or no weighted order: 0 (EC-016)
+        return 0.0
+    return decided_bleu(stats.hyp_len, stats.ref_len, settled.values, settled.w)
+
+
+def decided_bleu(c: int, r: int | Fraction, values: Sequence[object], w: Sequence[Fraction]) -> float | None:
+    """BP · exp(Σ w_n log p_n) as its correctly rounded double, or ``None`` when not decided here.
+
+    >>> decided_bleu(4, 4, [Fraction(1), Fraction(1, 2)], [Fraction(1, 2)] * 2)  # sqrt(1/2)
+    0.7071067811865476
+    >>> decided_bleu(2, 4, [Fraction(1)], [Fraction(1)])  # exp(1 - 4/2)
+    0.36787944117144233
+    """
+    q = log_brevity_penalty(c, r)
+    if q is None:
+        return 0.0  # BP = 0 (EC-004)
+    weighted = [(v, w_n) for v, w_n in zip(values, w, strict=True) if w_n and isinstance(v, Fraction)]
+    if len(weighted) != sum(1 for w_n in w if w_n):
+        return None  # a smoothing took a logarithm (methods 4 and 7): the exact path
+    if any(v == 0 for v, _w_n in weighted):
+        return 0.0  # log 0 = -infinity (EC-002)
+    D = math.lcm(*(w_n.denominator for _v, w_n in weighted))
+    if D > MAX_DENOMINATOR:
+        return None
+    A = B = 1
+    log_y = float(q)
+    for v, w_n in weighted:
+        e = w_n.numerator * (D // w_n.denominator)
+        A *= v.numerator**e
+        B *= v.denominator**e
+        log_y += float(w_n) * (math.log(v.numerator) - math.log(v.denominator))
+    if not -700.0 < log_y < 700.0:
+        return None
+    y = math.exp(log_y)
+    if not y > _SMALLEST:
+        return None
+    if q:
+        x = D * q
+        bounds = exp_bounds(x.numerator, x.denominator)
+        if bounds is None:
+            return None
+        low, high, scale = bounds  # low/scale <= exp(D·q) <= high/scale
+    else:
+        low = high = scale = 1
+    for _ in range(MAX_STEPS):
+        mantissa, exponent = math.frexp(y)
+        M = int(mantissa * (1 << 53))  # y = M · 2^(exponent - 53), 2^52 <= M < 2^53
+        shift = 53 - exponent
+        # The midpoints: m⁺ = (2M + 1)·2^(-shift-1); m⁻ likewise, or (4M - 1)·2^(-shift-2) at a binade's foot.
+        above = _side(2 * M + 1, shift + 1, D, A, B, low, high, scale)
+        if above > 0:
+            y = math.nextafter(y, math.inf)
+            continue
+        below = _side(2 * M - 1, shift + 1, D, A, B, low, high, scale) if M > _TOP else (
+            _side(4 * M - 1, shift + 2, D, A, B, low, high, scale))  # fmt: skip
+        if below < 0:
+            y = math.nextafter(y, 0.0)
+            continue
+        if above < 0 < below:
+            return y
+        return None  # a midpoint is within the interval (or is the value): undecided
+    return None
+
+
+def _side(N: int, k: int, D: int, A: int, B: int, low: int, high: int, scale: int) -> int:
+    """The sign of BLEU - m for m = N / 2^k, BLEU^D in [low, high]/scale · A/B; 0 when undecided.
+
+    BLEU > m  ⇔  exp(Dq)·A/B > N^D / 2^(kD)  ⇔  exp(Dq)·A·2^(kD)·scale > N^D·B·scale.
+    """
+    left = A << (k * D)
+    right = N**D * B * scale
+    if high * left < right:
+        return -1
+    if low * left > right:
+        return 1
+    return 0
+
+
+@lru_cache(maxsize=1 << 16)
+def exp_bounds(numerator: int, denominator: int) -> tuple[int, int, int] | None:
+    """Integers (low, high, scale) with low/scale <= exp(x) <= high/scale, x = numerator/denominator < 0.
+
+    x is rounded to EXP_DIGITS digits (relative error u = 10^(1-P)/2 at most, round-half-even)
+    and its exp is correctly rounded (Python's ``Decimal.exp``, documented so), relative error
+    u again; so exp(x)·(1 + η) is computed with |η| <= exp(|x|·u)(1 + u) - 1 <= 2u(|x| + 1)
+    when |x|·u <= 1/2, and the bounds are widened by 4u(|x| + 1) each way (NUM-SENTENCE).
+    ``None`` when |x| is too large for the bound, or exp(x) leaves the decimal range.
+    """
+    context = Context(prec=EXP_DIGITS, Emin=-10**6, Emax=10**6)
+    with localcontext(context):
+        value = (Decimal(numerator) / Decimal(denominator)).exp()
+    magnitude = Fraction(-numerator, denominator)
+    u = Fraction(1, 2 * 10 ** (EXP_DIGITS - 1))
+    if magnitude * u > Fraction(1, 2**20) or not value.is_normal() or value.adjusted() < -(10**5):
+        return None
+    width = 4 * u * (magnitude + 1)
+    low, high = Fraction(value) * (1 - width), Fraction(value) * (1 + width)
+    scale = math.lcm(low.denominator, high.denominator)
+    return low.numerator * (scale // low.denominator), high.numerator * (scale // high.denominator), scale
