@@ -36,11 +36,12 @@ from typing import Any
 from reference_bleu.api import conventional_total, score_segments
 from reference_bleu.evaluation import settle
 from reference_bleu.evaluation import last_segment as last_of
-from reference_bleu.fast import fast_statistics
+from reference_bleu.fast import clipped_matches, fast_statistics
 from reference_bleu.inputs import validate_corpus
-from reference_bleu.length import log_brevity_penalty
+from reference_bleu.length import Length, RefLengthRule, best_match_length, log_brevity_penalty
 from reference_bleu.options import BleuOptions, make_options
 from reference_bleu.profiles import profile_options, resolve
+from reference_bleu.smoothing import SMOOTHING_METHODS
 from reference_bleu.statistics import Statistics
 
 #: Significant digits of the decimal exp(D·q); its error bound is proved for this precision.
@@ -102,13 +103,19 @@ def sentence_scores(
         return [score_segments(fast_statistics([h], [r], opts.statistics_orders, opts.ref_length,
                                                rules=rules, keep_segments=True), opts).score
                 for h, r in zip(hyps, refs, strict=True)]  # fmt: skip
-    segments = fast_statistics(hyps, refs, opts.statistics_orders, opts.ref_length, rules=rules, keep_segments=True)
+    plain = plain_point(opts)
     scores: list[float] = []
-    for segment in segments:
-        score = decided_score(segment, opts)
+    for i, (hyp, given) in enumerate(zip(hyps, refs, strict=True)):
+        row = rules.references(given, i)
+        score = plain_score(hyp, row, plain, opts.ref_length) if plain is not None and row else None
         if score is None:
-            count.fallback += 1
-            score = score_segments([segment], opts).score
+            (segment,) = fast_statistics(
+                [hyp], [given], opts.statistics_orders, opts.ref_length, rules=rules, keep_segments=True, start=i
+            )
+            score = decided_score(segment, opts)
+            if score is None:
+                count.fallback += 1
+                score = score_segments([segment], opts).score
         scores.append(score)
     return scores
 
@@ -122,19 +129,116 @@ def decidable_options(options: BleuOptions) -> bool:
     )
 
 
+#: The smoothings of the integer path: each p_n is a ratio of integers computed from (m_n, l_n).
+_PLAIN_SMOOTHINGS = {
+    "none": "none",
+    "floor": "floor",
+    "chen-cherry-1": "floor",
+    "add-k": "add-k",
+    "chen-cherry-2": "add-k",
+    "exp": "exp",
+    "chen-cherry-3": "exp",
+    "add-one": "add-one",
+}
+
+
+@dataclass(frozen=True)
+class PlainPoint:
+    """The paper's point with uniform weights and a rational smoothing: the integer path's options."""
+
+    orders: int
+    smoothing: str
+    #: ε of floor, k of add-k, as a numerator and a denominator.
+    value: tuple[int, int]
+    effective_order: bool
+
+
+def plain_point(options: BleuOptions) -> PlainPoint | None:
+    """The options as a :class:`PlainPoint`, or ``None`` when the general path must settle them."""
+    N = options.max_order
+    kind = _PLAIN_SMOOTHINGS.get(options.smoothing)
+    if (
+        kind is None
+        or not decidable_options(options)
+        or options.weights != (Fraction(1, N),) * N
+        or options.statistics_orders != N
+        or options.denominator != "l_n"
+        or options.early_return != "none"
+        or options.undefined_precision != "zero"
+        or options.zero_precision != "limit"
+        or options.ref_length == "average"
+    ):
+        return None
+    value = options.smoothing_value
+    if value is None:
+        value = SMOOTHING_METHODS[options.smoothing].default or Fraction(1)
+    if kind == "add-k" and value == 0:  # (m + 0) / (l + 0): the general path's business
+        return None
+    return PlainPoint(N, kind, (value.numerator, value.denominator), options.effective_order)
+
+
+def plain_score(
+    hyp: Sequence[str], refs: Sequence[Sequence[str]], point: PlainPoint, ref_length: RefLengthRule
+) -> float | None:
+    """One row at a :class:`PlainPoint`: the smoothing of SMOOTH-NONE, -FLOOR, -ADD-K, -EXP or -ADD-ONE
+    on integers (the literal smoothing functions are its oracle, tests/test_sentences.py), the
+    weights 1/N (or 1/k over the k defined orders under effective order, BLEU-EFFECTIVE-ORDER),
+    then :func:`decide`. ``None`` when undecided, or for an empty candidate.
+    """
+    c = len(hyp)
+    if c == 0:
+        return None
+    N = point.orders
+    matches = clipped_matches(hyp, refs, N)
+    r = len(refs[0]) if len(refs) == 1 else best_match_length(c, [len(x) for x in refs], ref_length)
+    kind = point.smoothing
+    a, b = point.value
+    A = B = 1
+    zeros = 0
+    D = 0
+    for n in range(N):
+        total = c - n
+        if total <= 0:
+            if point.effective_order:
+                break
+            return 0.0  # p_n undefined, counted as 0 (EC-003): log 0 = -infinity
+        m = matches[n]
+        if kind == "add-one":
+            A, B = A * (m + 1), B * (total + 1)
+        elif kind == "add-k" and n:
+            A, B = A * (m * b + a), B * (total * b + a)
+        elif m:
+            A, B = A * m, B * total
+        elif kind == "floor":
+            A, B = A * a, B * b * total
+        elif kind == "exp":
+            zeros += 1
+            B *= total << zeros
+        else:
+            return 0.0  # p_n = 0 (EC-002)
+        D += 1
+    if A == 0:
+        return 0.0
+    if c >= r:
+        return decide(math.log(A) - math.log(B), D, A, B, None)
+    x_num, x_den = D * (c - int(r)), c
+    g = math.gcd(x_num, x_den)
+    return decide(math.log(A) - math.log(B) + D * (c - r) / c, D, A, B, (x_num // g, x_den // g))
+
+
 def decided_score(segment: Statistics, options: BleuOptions) -> float | None:
     """The correctly rounded double of one segment's sentence BLEU, or ``None`` when undecided.
 
     ``segment`` has ``options.statistics_orders`` orders; the options pass :func:`decidable_options`.
     """
-    stats = conventional_total([segment], options)
+    stats = segment if options.denominator == "l_n" else conventional_total([segment], options)
     settled = settle(stats, last_of(segment, options), options=options)
     if settled.score == 0 or not any(settled.w):  # an early return, or no weighted order: 0 (EC-016)
         return 0.0
     return decided_bleu(stats.hyp_len, stats.ref_len, settled.values, settled.w)
 
 
-def decided_bleu(c: int, r: int | Fraction, values: Sequence[object], w: Sequence[Fraction]) -> float | None:
+def decided_bleu(c: int, r: Length, values: Sequence[object], w: Sequence[Fraction]) -> float | None:
     """BP · exp(Σ w_n log p_n) as its correctly rounded double, or ``None`` when not decided here.
 
     >>> decided_bleu(4, 4, [Fraction(1), Fraction(1, 2)], [Fraction(1, 2)] * 2)  # sqrt(1/2)
@@ -154,25 +258,34 @@ def decided_bleu(c: int, r: int | Fraction, values: Sequence[object], w: Sequenc
     if D > MAX_DENOMINATOR:
         return None
     A = B = 1
-    log_y = float(q)
+    log_y = 0.0
     for v, w_n in weighted:
         e = w_n.numerator * (D // w_n.denominator)
         A *= v.numerator**e
         B *= v.denominator**e
-        log_y += float(w_n) * (math.log(v.numerator) - math.log(v.denominator))
-    if not -700.0 < log_y < 700.0:
+        log_y += e * (math.log(v.numerator) - math.log(v.denominator))
+    x = D * q
+    return decide(log_y + float(x), D, A, B, (x.numerator, x.denominator) if q else None)
+
+
+def decide(log_power: float, D: int, A: int, B: int, x: tuple[int, int] | None) -> float | None:
+    """The correctly rounded double of Y > 0 with Y^D = exp(x) · A / B; ``None`` when undecided.
+
+    ``x`` is a negative rational (numerator, denominator), or ``None`` for x = 0;
+    ``log_power`` approximates log Y^D in binary64 and gives the first candidate.
+    """
+    if not -700.0 * D < log_power < 700.0 * D:
         return None
-    y = math.exp(log_y)
+    y = math.exp(log_power / D)
     if not y > _SMALLEST:
         return None
-    if q:
-        x = D * q
-        bounds = exp_bounds(x.numerator, x.denominator)
+    if x is None:
+        low = high = scale = 1
+    else:
+        bounds = exp_bounds(*x)
         if bounds is None:
             return None
-        low, high, scale = bounds  # low/scale <= exp(D·q) <= high/scale
-    else:
-        low = high = scale = 1
+        low, high, scale = bounds  # low/scale <= exp(x) <= high/scale
     for _ in range(MAX_STEPS):
         mantissa, exponent = math.frexp(y)
         M = int(mantissa * (1 << 53))  # y = M · 2^(exponent - 53), 2^52 <= M < 2^53
