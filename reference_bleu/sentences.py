@@ -302,7 +302,13 @@ def decide(log_power: float, D: int, A: int, B: int, x: tuple[int, int] | None) 
             continue
         if above < 0 < below:
             return y
-        return None  # a midpoint is within the interval (or is the value): undecided
+        if x is None and 0 in (above, below):
+            # The value is a midpoint, exactly (integers): ties to even. Never the case for
+            # x < 0, where exp(x) is irrational (Lindemann): there it is the interval's width.
+            if M % 2 == 0:
+                return y
+            return math.nextafter(y, math.inf if above == 0 else 0.0)
+        return None  # a midpoint is within the interval: undecided
     return None
 
 
