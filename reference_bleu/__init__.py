@@ -15,6 +15,7 @@ rationals, in a high-precision decimal context, and the float score is rounded o
 from reference_bleu.api import BleuResult, corpus_bleu, score_statistics, sentence_bleu
 from reference_bleu.errors import BleuError, BleuInputError, BleuOptionError, UndefinedPrecisionError
 from reference_bleu.options import VERSION, BleuOptions, make_options
+from reference_bleu.sentences import sentence_scores
 from reference_bleu.statistics import Statistics, segment_statistics
 
 __version__ = VERSION
@@ -33,4 +34,5 @@ __all__ = [
     "score_statistics",
     "segment_statistics",
     "sentence_bleu",
+    "sentence_scores",
 ]

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, NoReturn, get_args
 
-from reference_bleu.api import BleuResult, needs_segments, score_segments
+from reference_bleu.api import BleuResult, needs_segments, printed, score_segments
 from reference_bleu.errors import BleuError
 from reference_bleu.explain import explain
 from reference_bleu.files import (
@@ -60,6 +60,7 @@ from reference_bleu.significance import (
     paired_bootstrap,
     paired_randomization,
 )
+from reference_bleu.sentences import segment_scores
 from reference_bleu.smoothing import SMOOTHING_METHODS
 from reference_bleu.statistics import MAX_STATISTICS_ORDERS, Statistics
 from reference_bleu.tokenizers import (
@@ -697,12 +698,13 @@ def _sentence_level(args: argparse.Namespace, profile: Profile | None) -> int:
     options, counting, nrefs, [(_, segments, _)] = _file_statistics(
         args, keep=True, options=_sentence_options(args, profile)
     )
-    scores = [_with_profile(score_segments([statistics], options), args, profile) for statistics in segments]
+    # Each row's reported number, decided fast (spec NUM-SENTENCE); the first row's full result signs.
+    texts = [printed(value, options.round_digits) for value in segment_scores(segments, options)]
     if args.format == "json":
-        signature = _signature(nrefs, counting, scores[0])
-        print(json.dumps({"signature": signature, "scores": [r.reported_text for r in scores]}))
+        signature = _signature(nrefs, counting, _with_profile(score_segments(segments[:1], options), args, profile))
+        print(json.dumps({"signature": signature, "scores": texts}))
     else:
-        print("\n".join(r.reported_text if args.score_only else f"BLEU = {r.reported_text}" for r in scores))
+        print("\n".join(text if args.score_only else f"BLEU = {text}" for text in texts))
     return 0
 
 

@@ -112,12 +112,36 @@ def sentence_scores(
             (segment,) = fast_statistics(
                 [hyp], [given], opts.statistics_orders, opts.ref_length, rules=rules, keep_segments=True, start=i
             )
-            score = decided_score(segment, opts)
-            if score is None:
-                count.fallback += 1
-                score = score_segments([segment], opts).score
+            score = _decided_or_exact(segment, opts, 1, count)
         scores.append(score)
     return scores
+
+
+def segment_scores(
+    segments: Sequence[Statistics], options: BleuOptions, *, counter: SentenceCounter | None = None
+) -> list[float]:
+    """NUM-SENTENCE. Each segment's ``score_segments([segment], options).reported``, fast.
+
+    The number a point's tool reports (``scale``): the correctly rounded double of BLEU, or of
+    100·BLEU under ``scale="percent"``, for the command line's ``score -sl`` (spec CLI-OUTPUT).
+    Segments have ``options.statistics_orders`` orders.
+    """
+    count = counter if counter is not None else SentenceCounter()
+    count.rows += len(segments)
+    if not decidable_options(options):
+        count.unsupported += len(segments)
+        return [score_segments([segment], options).reported for segment in segments]
+    factor = 100 if options.scale == "percent" else 1
+    return [_decided_or_exact(segment, options, factor, count) for segment in segments]
+
+
+def _decided_or_exact(segment: Statistics, options: BleuOptions, factor: int, count: SentenceCounter) -> float:
+    score = decided_score(segment, options, factor)
+    if score is not None:
+        return score
+    count.fallback += 1
+    result = score_segments([segment], options)
+    return result.score if factor == 1 else result.reported
 
 
 def decidable_options(options: BleuOptions) -> bool:
@@ -226,8 +250,8 @@ def plain_score(
     return decide(math.log(A) - math.log(B) + D * (c - r) / c, D, A, B, (x_num // g, x_den // g))
 
 
-def decided_score(segment: Statistics, options: BleuOptions) -> float | None:
-    """The correctly rounded double of one segment's sentence BLEU, or ``None`` when undecided.
+def decided_score(segment: Statistics, options: BleuOptions, factor: int = 1) -> float | None:
+    """The correctly rounded double of one segment's sentence BLEU (times ``factor``), or ``None`` when undecided.
 
     ``segment`` has ``options.statistics_orders`` orders; the options pass :func:`decidable_options`.
     """
@@ -235,11 +259,13 @@ def decided_score(segment: Statistics, options: BleuOptions) -> float | None:
     settled = settle(stats, last_of(segment, options), options=options)
     if settled.score == 0 or not any(settled.w):  # an early return, or no weighted order: 0 (EC-016)
         return 0.0
-    return decided_bleu(stats.hyp_len, stats.ref_len, settled.values, settled.w)
+    return decided_bleu(stats.hyp_len, stats.ref_len, settled.values, settled.w, factor)
 
 
-def decided_bleu(c: int, r: Length, values: Sequence[object], w: Sequence[Fraction]) -> float | None:
-    """BP · exp(Σ w_n log p_n) as its correctly rounded double, or ``None`` when not decided here.
+def decided_bleu(
+    c: int, r: Length, values: Sequence[object], w: Sequence[Fraction], factor: int = 1
+) -> float | None:
+    """factor · BP · exp(Σ w_n log p_n) as its correctly rounded double, or ``None`` when not decided here.
 
     >>> decided_bleu(4, 4, [Fraction(1), Fraction(1, 2)], [Fraction(1, 2)] * 2)  # sqrt(1/2)
     0.7071067811865476
@@ -257,8 +283,8 @@ def decided_bleu(c: int, r: Length, values: Sequence[object], w: Sequence[Fracti
     D = math.lcm(*(w_n.denominator for _v, w_n in weighted))
     if D > MAX_DENOMINATOR:
         return None
-    A = B = 1
-    log_y = 0.0
+    A, B = factor**D, 1
+    log_y = D * math.log(factor)
     for v, w_n in weighted:
         e = w_n.numerator * (D // w_n.denominator)
         A *= v.numerator**e

@@ -11,6 +11,7 @@ lie on or within 10^-80 of a rounding boundary, which must go to the exact path.
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import mpmath
@@ -22,6 +23,7 @@ from conformance.data import WMT17, read_lines
 from conformance.suite.strategies import corpora
 from reference_bleu import sentence_bleu
 from reference_bleu.api import score_segments
+from reference_bleu.cli import main
 from reference_bleu.length import REF_LENGTH_RULES
 from reference_bleu.options import make_options
 from reference_bleu.sentences import (
@@ -256,3 +258,33 @@ def test_errors_name_the_row_and_inputs_are_not_changed() -> None:
 
 def test_an_empty_batch_has_no_scores() -> None:
     assert sentence_scores([], []) == []
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [[], ["-s", "exp", "--effective-order", "--scale", "percent"], ["-s", "floor", "-w", "3"], ["-s", "chen-cherry-4"]],
+    ids=str,
+)
+def test_score_sl_prints_each_rows_exact_result(
+    flags: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``score -sl`` (spec CLI-OUTPUT) on the batch path prints what each row's exact result prints."""
+    ref_lines = read_lines(WMT17, "ref.de")[:200]
+    hyp_lines = read_lines(WMT17, WMT17.systems[2])[:200]
+    ref, hyp = tmp_path / "ref", tmp_path / "hyp"
+    ref.write_text("".join(line + "\n" for line in ref_lines), encoding="utf-8")
+    hyp.write_text("".join(line + "\n" for line in hyp_lines), encoding="utf-8")
+    assert main(["score", "-sl", "-b", "-tok", "13a", "-r", str(ref), "-i", str(hyp), *flags]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    options: dict[str, Any] = {}
+    if "exp" in flags:
+        options = {"smoothing": "exp", "effective_order": True, "scale": "percent"}
+    elif "floor" in flags:
+        options = {"smoothing": "floor", "round_digits": 3}
+    elif "chen-cherry-4" in flags:
+        options = {"smoothing": "chen-cherry-4"}
+    expected_texts = [
+        sentence_bleu(tokenize_line(h, "13a"), [tokenize_line(r, "13a")], **options).reported_text
+        for h, r in zip(hyp_lines, ref_lines, strict=True)
+    ]
+    assert printed == expected_texts
