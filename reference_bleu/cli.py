@@ -50,6 +50,7 @@ from reference_bleu.profiles import (
     resolve,
 )
 from reference_bleu.report import FORMATS, Row, render
+from reference_bleu.sentences import segment_scores
 from reference_bleu.significance import (
     CONFIDENCE_SAMPLES,
     DEFAULT_SEED,
@@ -60,7 +61,6 @@ from reference_bleu.significance import (
     paired_bootstrap,
     paired_randomization,
 )
-from reference_bleu.sentences import segment_scores
 from reference_bleu.smoothing import SMOOTHING_METHODS
 from reference_bleu.statistics import MAX_STATISTICS_ORDERS, Statistics
 from reference_bleu.tokenizers import (
@@ -701,7 +701,8 @@ def _sentence_level(args: argparse.Namespace, profile: Profile | None) -> int:
     # Each row's reported number, decided fast (spec NUM-SENTENCE); the first row's full result signs.
     texts = [printed(value, options.round_digits) for value in segment_scores(segments, options)]
     if args.format == "json":
-        signature = _signature(nrefs, counting, _with_profile(score_segments(segments[:1], options), args, profile))
+        first = _with_profile(score_segments(segments[:1], options), args, profile)
+        signature = _signature(nrefs, counting, first)
         print(json.dumps({"signature": signature, "scores": texts}))
     else:
         print("\n".join(text if args.score_only else f"BLEU = {text}" for text in texts))

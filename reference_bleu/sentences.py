@@ -34,8 +34,8 @@ from functools import lru_cache
 from typing import Any
 
 from reference_bleu.api import conventional_total, score_segments
-from reference_bleu.evaluation import settle
 from reference_bleu.evaluation import last_segment as last_of
+from reference_bleu.evaluation import settle
 from reference_bleu.fast import clipped_matches, fast_statistics
 from reference_bleu.inputs import validate_corpus
 from reference_bleu.length import Length, RefLengthRule, best_match_length, log_brevity_penalty
@@ -109,8 +109,9 @@ def sentence_scores(
         row = rules.references(given, i)
         score = plain_score(hyp, row, plain, opts.ref_length) if plain is not None and row else None
         if score is None:
+            orders = opts.statistics_orders
             (segment,) = fast_statistics(
-                [hyp], [given], opts.statistics_orders, opts.ref_length, rules=rules, keep_segments=True, start=i
+                [hyp], [given], orders, opts.ref_length, rules=rules, keep_segments=True, start=i
             )
             score = _decided_or_exact(segment, opts, 1, count)
         scores.append(score)
@@ -135,7 +136,9 @@ def segment_scores(
     return [_decided_or_exact(segment, options, factor, count) for segment in segments]
 
 
-def _decided_or_exact(segment: Statistics, options: BleuOptions, factor: int, count: SentenceCounter) -> float:
+def _decided_or_exact(
+    segment: Statistics, options: BleuOptions, factor: int, count: SentenceCounter
+) -> float:
     score = decided_score(segment, options, factor)
     if score is not None:
         return score
@@ -217,9 +220,9 @@ def plain_score(
     r = len(refs[0]) if len(refs) == 1 else best_match_length(c, [len(x) for x in refs], ref_length)
     kind = point.smoothing
     a, b = point.value
-    A = B = 1
+    top = bottom = 1
     zeros = 0
-    D = 0
+    d = 0
     for n in range(N):
         total = c - n
         if total <= 0:
@@ -228,30 +231,32 @@ def plain_score(
             return 0.0  # p_n undefined, counted as 0 (EC-003): log 0 = -infinity
         m = matches[n]
         if kind == "add-one":
-            A, B = A * (m + 1), B * (total + 1)
+            top, bottom = top * (m + 1), bottom * (total + 1)
         elif kind == "add-k" and n:
-            A, B = A * (m * b + a), B * (total * b + a)
+            top, bottom = top * (m * b + a), bottom * (total * b + a)
         elif m:
-            A, B = A * m, B * total
+            top, bottom = top * m, bottom * total
         elif kind == "floor":
-            A, B = A * a, B * b * total
+            top, bottom = top * a, bottom * b * total
         elif kind == "exp":
             zeros += 1
-            B *= total << zeros
+            bottom *= total << zeros
         else:
             return 0.0  # p_n = 0 (EC-002)
-        D += 1
-    if A == 0:
+        d += 1
+    if top == 0:
         return 0.0
     if c >= r:
-        return decide(math.log(A) - math.log(B), D, A, B, None)
-    x_num, x_den = D * (c - int(r)), c
+        return decide(math.log(top) - math.log(bottom), d, top, bottom, None)
+    x_num, x_den = d * (c - int(r)), c
     g = math.gcd(x_num, x_den)
-    return decide(math.log(A) - math.log(B) + D * (c - r) / c, D, A, B, (x_num // g, x_den // g))
+    return decide(
+        math.log(top) - math.log(bottom) + d * (c - r) / c, d, top, bottom, (x_num // g, x_den // g)
+    )
 
 
 def decided_score(segment: Statistics, options: BleuOptions, factor: int = 1) -> float | None:
-    """The correctly rounded double of one segment's sentence BLEU (times ``factor``), or ``None`` when undecided.
+    """The correctly rounded double of a segment's sentence BLEU (times ``factor``); ``None``: undecided.
 
     ``segment`` has ``options.statistics_orders`` orders; the options pass :func:`decidable_options`.
     """
@@ -280,49 +285,50 @@ def decided_bleu(
         return None  # a smoothing took a logarithm (methods 4 and 7): the exact path
     if any(v == 0 for v, _w_n in weighted):
         return 0.0  # log 0 = -infinity (EC-002)
-    D = math.lcm(*(w_n.denominator for _v, w_n in weighted))
-    if D > MAX_DENOMINATOR:
+    d = math.lcm(*(w_n.denominator for _v, w_n in weighted))
+    if d > MAX_DENOMINATOR:
         return None
-    A, B = factor**D, 1
-    log_y = D * math.log(factor)
+    top, bottom = factor**d, 1
+    log_y = d * math.log(factor)
     for v, w_n in weighted:
-        e = w_n.numerator * (D // w_n.denominator)
-        A *= v.numerator**e
-        B *= v.denominator**e
+        e = w_n.numerator * (d // w_n.denominator)
+        top *= v.numerator**e
+        bottom *= v.denominator**e
         log_y += e * (math.log(v.numerator) - math.log(v.denominator))
-    x = D * q
-    return decide(log_y + float(x), D, A, B, (x.numerator, x.denominator) if q else None)
+    x = d * q
+    return decide(log_y + float(x), d, top, bottom, (x.numerator, x.denominator) if q else None)
 
 
-def decide(log_power: float, D: int, A: int, B: int, x: tuple[int, int] | None) -> float | None:
+def decide(  # noqa: PLR0911 -- each way out is one case of the decision
+    log_power: float, d: int, top: int, bottom: int, x: tuple[int, int] | None
+) -> float | None:
     """The correctly rounded double of Y > 0 with Y^D = exp(x) · A / B; ``None`` when undecided.
 
     ``x`` is a negative rational (numerator, denominator), or ``None`` for x = 0;
     ``log_power`` approximates log Y^D in binary64 and gives the first candidate.
     """
-    if not -700.0 * D < log_power < 700.0 * D:
+    if not -700.0 * d < log_power < 700.0 * d:
         return None
-    y = math.exp(log_power / D)
+    y = math.exp(log_power / d)
     if not y > _SMALLEST:
         return None
-    if x is None:
-        low = high = scale = 1
-    else:
-        bounds = exp_bounds(*x)
-        if bounds is None:
-            return None
-        low, high, scale = bounds  # low/scale <= exp(x) <= high/scale
+    bounds = (1, 1, 1) if x is None else exp_bounds(*x)
+    if bounds is None:
+        return None
+    low, high, scale = bounds  # low/scale <= exp(x) <= high/scale
     for _ in range(MAX_STEPS):
         mantissa, exponent = math.frexp(y)
-        M = int(mantissa * (1 << 53))  # y = M · 2^(exponent - 53), 2^52 <= M < 2^53
+        significand = int(mantissa * (1 << 53))  # y = M · 2^(exponent - 53), 2^52 <= M < 2^53
         shift = 53 - exponent
         # The midpoints: m⁺ = (2M + 1)·2^(-shift-1); m⁻ likewise, or (4M - 1)·2^(-shift-2) at a binade's foot.
-        above = _side(2 * M + 1, shift + 1, D, A, B, low, high, scale)
+        above = _side(2 * significand + 1, shift + 1, d, top, bottom, low, high, scale)
         if above > 0:
             y = math.nextafter(y, math.inf)
             continue
-        below = _side(2 * M - 1, shift + 1, D, A, B, low, high, scale) if M > _TOP else (
-            _side(4 * M - 1, shift + 2, D, A, B, low, high, scale))  # fmt: skip
+        if significand > _TOP:
+            below = _side(2 * significand - 1, shift + 1, d, top, bottom, low, high, scale)
+        else:
+            below = _side(4 * significand - 1, shift + 2, d, top, bottom, low, high, scale)
         if below < 0:
             y = math.nextafter(y, 0.0)
             continue
@@ -331,20 +337,20 @@ def decide(log_power: float, D: int, A: int, B: int, x: tuple[int, int] | None) 
         if x is None and 0 in (above, below):
             # The value is a midpoint, exactly (integers): ties to even. Never the case for
             # x < 0, where exp(x) is irrational (Lindemann): there it is the interval's width.
-            if M % 2 == 0:
+            if significand % 2 == 0:
                 return y
             return math.nextafter(y, math.inf if above == 0 else 0.0)
         return None  # a midpoint is within the interval: undecided
     return None
 
 
-def _side(N: int, k: int, D: int, A: int, B: int, low: int, high: int, scale: int) -> int:
+def _side(N: int, k: int, d: int, top: int, bottom: int, low: int, high: int, scale: int) -> int:  # noqa: PLR0917
     """The sign of BLEU - m for m = N / 2^k, BLEU^D in [low, high]/scale · A/B; 0 when undecided.
 
     BLEU > m  ⇔  exp(Dq)·A/B > N^D / 2^(kD)  ⇔  exp(Dq)·A·2^(kD)·scale > N^D·B·scale.
     """
-    left = A << (k * D)
-    right = N**D * B * scale
+    left = top << (k * d)
+    right = N**d * bottom * scale
     if high * left < right:
         return -1
     if low * left > right:
@@ -362,7 +368,7 @@ def exp_bounds(numerator: int, denominator: int) -> tuple[int, int, int] | None:
     when |x|·u <= 1/2, and the bounds are widened by 4u(|x| + 1) each way (NUM-SENTENCE).
     ``None`` when |x| is too large for the bound, or exp(x) leaves the decimal range.
     """
-    context = Context(prec=EXP_DIGITS, Emin=-10**6, Emax=10**6)
+    context = Context(prec=EXP_DIGITS, Emin=-(10**6), Emax=10**6)
     with localcontext(context):
         value = (Decimal(numerator) / Decimal(denominator)).exp()
     magnitude = Fraction(-numerator, denominator)
