@@ -39,7 +39,7 @@ def compile_kernel(source: Path, target: Path) -> str | None:
     return None
 
 
-class KernelBuildHook(BuildHookInterface):  # type: ignore[type-arg]
+class KernelBuildHook(BuildHookInterface):  # type: ignore[misc,type-arg]  # hatchling: the build env only
     """Adds reference_bleu/_kernel<EXT_SUFFIX> to the wheel (in place for an editable install)."""
 
     PLUGIN_NAME = "custom"
@@ -55,7 +55,9 @@ class KernelBuildHook(BuildHookInterface):  # type: ignore[type-arg]
             target = Path(tempfile.mkdtemp(prefix="reference-bleu-kernel-")) / f"_kernel{suffix}"
         error = compile_kernel(source, target)
         if error is not None:
-            self.app.display_warning(f"reference-bleu: no compiled kernel ({error}); the pure-Python path is used")
+            self.app.display_warning(
+                f"reference-bleu: no compiled kernel ({error}); the pure-Python path is used"
+            )
             return
         if version != "editable":
             build_data["force_include"][str(target)] = f"reference_bleu/_kernel{suffix}"

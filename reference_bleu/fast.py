@@ -53,7 +53,7 @@ PURE_PYTHON_VARIABLE = "REFERENCE_BLEU_PURE_PYTHON"
 
 
 def load_kernel() -> Callable[[Sequence[Hashable], Sequence[Sequence[Hashable]], int], list[int]] | None:
-    """NUM-KERNEL. The compiled ``clipped_matches``, or ``None``: not built here, or refused by the variable."""
+    """NUM-KERNEL. The compiled ``clipped_matches``; ``None``: not built here, or the variable says no."""
     if os.environ.get(PURE_PYTHON_VARIABLE) == "1":
         return None
     try:
