@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib
 import os
 from collections.abc import Callable
+from itertools import product
 from pathlib import Path
 from types import ModuleType
 
@@ -95,13 +96,7 @@ def test_errors_are_pythons() -> None:
 
 #: By default the first WMT17 system with every tokenizer but char (its long token lists take ~10 s
 #: a case); everything else, both test sets, is the slow run.
-EVERY_CASE = [
-    (system, tokenize, nrefs)
-    for _, systems, _ in SETS
-    for system in systems
-    for tokenize in TOKENIZERS
-    for nrefs in (1, 4)
-]
+EVERY_CASE = list(product([system for _, systems, _ in SETS for system in systems], TOKENIZERS, (1, 4)))
 CASES = [case for case in EVERY_CASE if case[0] == SETS[0][1][0] and case[1] != "char"]
 ALL_CASES = [case for case in EVERY_CASE if case not in CASES]
 
