@@ -194,6 +194,7 @@ def plain_point(options: BleuOptions) -> PlainPoint | None:
         or options.undefined_precision != "zero"
         or options.zero_precision != "limit"
         or options.ref_length == "average"
+        or options.zero_length != "limit"  # EC-004's error for r = 0 is settle()'s
     ):
         return None
     value = options.smoothing_value

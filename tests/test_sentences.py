@@ -61,6 +61,8 @@ POINTS: list[dict[str, Any]] = [
     {"zero_precision": "sentinel"},
     {"zero_precision": "log-constant"},
     {"undefined_precision": "skip"},
+    {"zero_length": "error", "smoothing": "exp"},
+    {"empty_references": "drop", "smoothing": "floor"},
     {"undefined_precision": "one", "smoothing": "exp"},
     {"aggregation": "macro", "smoothing": "floor"},
     {"profile": "sacrebleu"},
@@ -252,6 +254,13 @@ def test_errors_name_the_row_and_inputs_are_not_changed() -> None:
         sentence_scores(hyps, refs)
     assert hyps == [["a", "b"], ["c"]]
     assert refs == [[["a", "b"]], []]
+
+
+def test_an_empty_reference_is_an_error_where_the_point_says_so() -> None:
+    """EC-004 under ``zero_length="error"``: r = 0 makes r / c meaningless for the tool; the row names it."""
+    with pytest.raises(ValueError, match="EC-004"):
+        sentence_scores([["a"], ["b"]], [[["a"]], [[]]], zero_length="error")
+    assert sentence_scores([["a"]], [[[]]]) == [sentence_bleu(["a"], [[]]).score]
 
 
 def test_an_empty_batch_has_no_scores() -> None:
