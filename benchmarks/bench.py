@@ -334,6 +334,35 @@ def table_sentence(refs_list: list[int], tools: list[str], repeat: int) -> None:
             )
 
 
+def table_fallback() -> None:
+    """How often NUM-SENTENCE leaves a row to the exact path: every WMT17 system, sentence level."""
+    from reference_bleu.sentences import SentenceCounter, sentence_scores  # noqa: PLC0415
+    from reference_bleu.tokenizers import tokenize_line  # noqa: PLC0415
+
+    ref = [[tokenize_line(line, "13a")] for line in read(WMT17 / "ref.de")]
+    hyps = [tokenize_line(line, "13a") for system in systems() for line in read(system)]
+    refs = ref * len(systems())
+    shorter = sum(len(h) < len(r[0]) for h, r in zip(hyps, refs, strict=True))
+    print(
+        f"\n## NUM-SENTENCE's fallback: {len(hyps):,} WMT17 rows, 13a, 1 reference ({shorter:,} with c < r)\n"
+    )
+    print("| options | rows the exact path scored | fraction |")
+    print("|---|---:|---:|")
+    points: list[dict[str, Any]] = [
+        {"smoothing": "exp", "effective_order": True},
+        {},
+        {"smoothing": "floor"},
+        {"smoothing": "add-k"},
+        {"smoothing": "exp", "weights": ["1/2", "1/4", "1/8", "1/8"]},
+        {"smoothing": "chen-cherry-5"},
+    ]
+    for point in points:
+        counter = SentenceCounter()
+        sentence_scores(hyps, refs, counter=counter, **point)
+        exact = counter.fallback + counter.unsupported
+        print(f"| {point or 'the paper'} | {exact} | {exact / counter.rows:.6f} |", flush=True)
+
+
 def table_whole(show: Callable[[str], None]) -> None:
     found = [str(p) for p in systems()]
     ref = str(WMT17 / "ref.de")
@@ -383,6 +412,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--repeat", type=int, default=5, help="runs per in-process measurement (median)")
     parser.add_argument("--million", action="store_true")
     parser.add_argument("--sentence", action="store_true", help="table 4: per-row sentence scores")
+    parser.add_argument("--fallback", action="store_true", help="NUM-SENTENCE's fallback rate on WMT17")
     parser.add_argument("--sentence-tools", nargs="+", default=list(SENTENCE), choices=SENTENCE)
     parser.add_argument("--conform", action="store_true")
     parser.add_argument("--one", nargs="+", help=argparse.SUPPRESS)
@@ -406,6 +436,8 @@ def main(argv: list[str]) -> int:
         table_whole(lambda line: print(line, flush=True))
     if args.sentence:
         table_sentence(args.refs, args.sentence_tools, args.repeat)
+    if args.fallback:
+        table_fallback()
     if args.million:
         table_million()
     if args.conform:
