@@ -52,7 +52,28 @@ ROOT = Path(__file__).resolve().parent.parent
 WMT17 = plain_root() / "wmt17-en-de"  # the shipped test set, decompressed (conformance/data/README.md)
 #: fast-bleu holds every hypothesis's n-grams: 2 GB at 10x with 4 references, so it stops there.
 FAST_BLEU_MAX = 10
-IN_PROCESS = ("reference", "sacrebleu", "sacrebleu-mojo", "bleuscore", "nltk", "fast-bleu")
+IN_PROCESS = (
+    "reference",
+    "reference-python",
+    "sacrebleu",
+    "sacrebleu-mojo",
+    "bleuscore",
+    "nltk",
+    "fast-bleu",
+)
+#: Per-row sentence scoring (table 4): the reference's batch path with and without the kernel, its
+#: exact per-row path, and the peers' sentence functions.
+SENTENCE = (
+    "reference",
+    "reference-python",
+    "reference-exact",
+    "sacrebleu",
+    "bleuscore",
+    "nltk",
+    "fast-bleu",
+)
+#: The tools run with REFERENCE_BLEU_PURE_PYTHON=1: the reference without its compiled kernel.
+PURE_PYTHON = ("reference-python",)
 #: The module each peer needs; a peer that does not import here is reported as not installed.
 MODULES = {
     "sacrebleu": "sacrebleu",
@@ -97,7 +118,7 @@ def scorer(tool: str, hyps: list[list[str]], refs: list[list[list[str]]]) -> Cal
     """A function that scores the tokenized corpus with ``tool``; everything it needs is prepared here."""
     joined_hyps = [" ".join(h) for h in hyps]
     streams = [[" ".join(r[k]) for r in refs] for k in range(len(refs[0]))]
-    if tool == "reference":
+    if tool in ("reference", "reference-python"):
         from reference_bleu import corpus_bleu  # noqa: PLC0415
 
         return lambda: corpus_bleu(hyps, refs).score
@@ -121,13 +142,64 @@ def scorer(tool: str, hyps: list[list[str]], refs: list[list[list[str]]]) -> Cal
     return lambda: statistics.fmean(BLEU(pooled, {"bleu": (0.25,) * 4}).get_score(hyps)["bleu"])
 
 
-def in_process(tool: str, paths: list[str], repeat: int) -> dict[str, float]:
+def sentence_scorer(tool: str, hyps: list[list[str]], refs: list[list[list[str]]]) -> Callable[[], float]:
+    """A function that scores every row alone with ``tool`` and returns the mean sentence score.
+
+    The reference and sacrebleu at sacrebleu's sentence point (exp smoothing, effective order);
+    nltk with its method 3 (the same NIST smoothing, without effective order); bleuscore and
+    fast-bleu at their one point (add-one smoothing; fast-bleu's own smoothing), timed for
+    what they do. Peers take joined tokens where they take text (no tokenization: ``none``).
+    """
+    joined_hyps = [" ".join(h) for h in hyps]
+    joined_refs = [[" ".join(r) for r in rs] for rs in refs]
+    if tool in ("reference", "reference-python"):
+        from reference_bleu import sentence_scores  # noqa: PLC0415
+
+        return lambda: statistics.fmean(sentence_scores(hyps, refs, smoothing="exp", effective_order=True))
+    if tool == "reference-exact":
+        from reference_bleu import sentence_bleu  # noqa: PLC0415
+
+        return lambda: statistics.fmean(
+            sentence_bleu(h, r, smoothing="exp", effective_order=True).score
+            for h, r in zip(hyps, refs, strict=True)
+        )
+    if tool == "sacrebleu":
+        import sacrebleu  # noqa: PLC0415
+
+        metric = sacrebleu.BLEU(tokenize="none", smooth_method="exp", effective_order=True)
+        return lambda: statistics.fmean(
+            metric.sentence_score(h, r).score / 100 for h, r in zip(joined_hyps, joined_refs, strict=True)
+        )
+    if tool == "bleuscore":
+        import bleuscore  # noqa: PLC0415
+
+        return lambda: statistics.fmean(
+            cast(float, bleuscore.compute([r], [h], 4, True)["bleu"])
+            for h, r in zip(joined_hyps, joined_refs, strict=True)
+        )
+    if tool == "nltk":
+        from nltk.translate.bleu_score import SmoothingFunction  # noqa: PLC0415
+        from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu  # noqa: PLC0415
+
+        method3 = SmoothingFunction().method3
+        return lambda: statistics.fmean(
+            nltk_sentence_bleu(r, h, smoothing_function=method3) for h, r in zip(hyps, refs, strict=True)
+        )
+    from fast_bleu import BLEU as FastBleu  # noqa: PLC0415, N811
+
+    weights = {"bleu": (0.25,) * 4}
+    return lambda: statistics.fmean(
+        FastBleu(r, weights).get_score([h])["bleu"][0] for h, r in zip(hyps, refs, strict=True)
+    )
+
+
+def in_process(tool: str, paths: list[str], repeat: int, *, sentence: bool = False) -> dict[str, float]:
     """Median CPU and wall seconds of ``repeat`` scorings with ``tool`` (run in a child process)."""
     from reference_bleu.tokenizers import tokenize_line  # noqa: PLC0415
 
     hyps, *streams = ([tokenize_line(line, "13a") for line in read(Path(p))] for p in paths)
     refs = [list(rs) for rs in zip(*streams, strict=True)]
-    run = scorer(tool, hyps, refs)
+    run = (sentence_scorer if sentence else scorer)(tool, hyps, refs)
     cpu, wall, score = [], [], 0.0
     for _ in range(repeat):
         start_cpu, start_wall = time.process_time(), time.perf_counter()
@@ -138,9 +210,15 @@ def in_process(tool: str, paths: list[str], repeat: int) -> dict[str, float]:
 
 
 def child(arguments: list[str]) -> dict[str, Any]:
-    """Run this script with ``--one ARGUMENTS`` in a fresh process; its JSON line, with its peak memory."""
+    """Run this script with ``--one ARGUMENTS`` in a fresh process; its JSON line, with its peak memory.
+
+    The ``reference-python`` tool runs with REFERENCE_BLEU_PURE_PYTHON=1 (no compiled kernel).
+    """
+    env = dict(os.environ)
+    if arguments[1] in PURE_PYTHON:
+        env["REFERENCE_BLEU_PURE_PYTHON"] = "1"
     out = subprocess.run(  # noqa: S603 -- our own interpreter and script, no shell
-        [sys.executable, __file__, "--one", *arguments], capture_output=True, text=True, check=True
+        [sys.executable, __file__, "--one", *arguments], capture_output=True, text=True, check=True, env=env
     ).stdout
     return dict(json.loads(out.strip().splitlines()[-1]))
 
@@ -212,7 +290,7 @@ def table_in_process(sizes: list[int], refs_list: list[int], tools: list[str], r
                 paths = [str(p) for p in write_corpus(Path(folder), size, refs)]
                 runs = repeat if size == sizes[0] else 1  # one run of the larger sizes: minutes already
                 chosen = [t for t in tools if installed(t) and (t != "fast-bleu" or size <= FAST_BLEU_MAX)]
-                rows = {t: child(["in-process", t, str(runs), *paths]) for t in chosen}
+                rows = {t: child(["corpus", t, str(runs), *paths]) for t in chosen}
             reference = rows["reference"]["cpu"]
             for tool, row in rows.items():
                 print(
@@ -230,6 +308,59 @@ def table_in_process(sizes: list[int], refs_list: list[int], tools: list[str], r
         print(f"\nNot installed here (not measured): {', '.join(missing)}.")
     if growth:
         print("\nGrowth with size: " + "; ".join(growth) + ".")
+
+
+def table_sentence(refs_list: list[int], tools: list[str], repeat: int) -> None:
+    """Table 4: every WMT17 segment of one system scored alone, per row, side by side in one run."""
+    segments = len(read(WMT17 / "ref.de"))
+    print(f"\n## Sentence level: each of {segments:,} rows scored alone (median of {repeat} runs)\n")
+    print("| refs | tool | µs / row (CPU) | CPU / sacrebleu | CPU / reference-python | mean score |")
+    print("|---:|---|---:|---:|---:|---:|")
+    for refs in refs_list:
+        with tempfile.TemporaryDirectory() as folder:
+            paths = [str(p) for p in write_corpus(Path(folder), 1, refs)]
+            chosen = [t for t in tools if installed(t.removesuffix("-python").removesuffix("-exact"))]
+            rows = {}
+            for tool in chosen:
+                runs = 1 if tool == "reference-exact" else repeat  # the exact path: seconds a run
+                rows[tool] = child(["sentence", tool, str(runs), *paths])
+        base = rows.get("sacrebleu", {}).get("cpu", 0.0)
+        python = rows.get("reference-python", {}).get("cpu", 0.0)
+        for tool, row in rows.items():
+            print(
+                f"| {refs} | {tool} | {1e6 * row['cpu'] / segments:.1f} | {ratio(row['cpu'], base)} "
+                f"| {ratio(row['cpu'], python)} | {100 * row['score']:.4f} |",
+                flush=True,
+            )
+
+
+def table_fallback() -> None:
+    """How often NUM-SENTENCE leaves a row to the exact path: every WMT17 system, sentence level."""
+    from reference_bleu.sentences import SentenceCounter, sentence_scores  # noqa: PLC0415
+    from reference_bleu.tokenizers import tokenize_line  # noqa: PLC0415
+
+    ref = [[tokenize_line(line, "13a")] for line in read(WMT17 / "ref.de")]
+    hyps = [tokenize_line(line, "13a") for system in systems() for line in read(system)]
+    refs = ref * len(systems())
+    shorter = sum(len(h) < len(r[0]) for h, r in zip(hyps, refs, strict=True))
+    print(
+        f"\n## NUM-SENTENCE's fallback: {len(hyps):,} WMT17 rows, 13a, 1 reference ({shorter:,} with c < r)\n"
+    )
+    print("| options | rows the exact path scored | fraction |")
+    print("|---|---:|---:|")
+    points: list[dict[str, Any]] = [
+        {"smoothing": "exp", "effective_order": True},
+        {},
+        {"smoothing": "floor"},
+        {"smoothing": "add-k"},
+        {"smoothing": "exp", "weights": ["1/2", "1/4", "1/8", "1/8"]},
+        {"smoothing": "chen-cherry-5"},
+    ]
+    for point in points:
+        counter = SentenceCounter()
+        sentence_scores(hyps, refs, counter=counter, **point)
+        exact = counter.fallback + counter.unsupported
+        print(f"| {point or 'the paper'} | {exact} | {exact / counter.rows:.6f} |", flush=True)
 
 
 def table_whole(show: Callable[[str], None]) -> None:
@@ -280,6 +411,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--tools", nargs="+", default=list(IN_PROCESS), choices=IN_PROCESS)
     parser.add_argument("--repeat", type=int, default=5, help="runs per in-process measurement (median)")
     parser.add_argument("--million", action="store_true")
+    parser.add_argument("--sentence", action="store_true", help="table 4: per-row sentence scores")
+    parser.add_argument("--fallback", action="store_true", help="NUM-SENTENCE's fallback rate on WMT17")
+    parser.add_argument("--sentence-tools", nargs="+", default=list(SENTENCE), choices=SENTENCE)
     parser.add_argument("--conform", action="store_true")
     parser.add_argument("--one", nargs="+", help=argparse.SUPPRESS)
     parser.add_argument("--watch", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
@@ -288,8 +422,8 @@ def main(argv: list[str]) -> int:
         print(json.dumps(watch(args.watch)))
         return 0
     if args.one:
-        _, tool, repeat, *paths = args.one
-        result: dict[str, Any] = in_process(tool, paths, int(repeat))
+        kind, tool, repeat, *paths = args.one
+        result: dict[str, Any] = in_process(tool, paths, int(repeat), sentence=kind == "sentence")
         result["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(json.dumps(result))
         return 0
@@ -300,6 +434,10 @@ def main(argv: list[str]) -> int:
     if args.sizes:
         table_in_process(args.sizes, args.refs, args.tools, args.repeat)
         table_whole(lambda line: print(line, flush=True))
+    if args.sentence:
+        table_sentence(args.refs, args.sentence_tools, args.repeat)
+    if args.fallback:
+        table_fallback()
     if args.million:
         table_million()
     if args.conform:

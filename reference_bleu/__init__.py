@@ -16,6 +16,7 @@ from reference_bleu.api import BleuResult, corpus_bleu, score_statistics, senten
 from reference_bleu.errors import BleuError, BleuInputError, BleuOptionError, UndefinedPrecisionError
 from reference_bleu.options import VERSION, BleuOptions, make_options
 from reference_bleu.partial import BLEU, Conventions, Partial, make_conventions, partial_statistics
+from reference_bleu.sentences import sentence_scores
 from reference_bleu.statistics import Statistics, segment_statistics
 
 __version__ = VERSION
@@ -39,4 +40,5 @@ __all__ = [
     "score_statistics",
     "segment_statistics",
     "sentence_bleu",
+    "sentence_scores",
 ]

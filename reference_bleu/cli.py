@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Any, NoReturn, get_args
 
 from reference_bleu import attribution_cli
-from reference_bleu.api import BleuResult, conventional_total, needs_segments, score_segments
+from reference_bleu.api import BleuResult, conventional_total, needs_segments, printed, score_segments
 from reference_bleu.errors import BleuError
 from reference_bleu.explain import explain
 from reference_bleu.files import (
@@ -58,6 +58,7 @@ from reference_bleu.profiles import (
     resolve,
 )
 from reference_bleu.report import FORMATS, Row, render
+from reference_bleu.sentences import segment_scores
 from reference_bleu.significance import (
     CONFIDENCE_SAMPLES,
     DEFAULT_SEED,
@@ -811,12 +812,14 @@ def _sentence_level(args: argparse.Namespace, profile: Profile | None) -> int:
         print(form.sentences([form.score(s, options) for s in segments], rendering, signature))
         sys.stdout.write(form.epilogue(rendering))
         return 0
-    scores = [_with_profile(score_segments([statistics], options), args, profile) for statistics in segments]
+    # Each row's reported number, decided fast (spec NUM-SENTENCE); the first row's full result signs.
+    texts = [printed(value, options.round_digits) for value in segment_scores(segments, options)]
     if _output(args, None) == "json":
-        signature = _signature(nrefs, counting, scores[0])
-        print(json.dumps({"signature": signature, "scores": [r.reported_text for r in scores]}))
+        first = _with_profile(score_segments(segments[:1], options), args, profile)
+        signature = _signature(nrefs, counting, first)
+        print(json.dumps({"signature": signature, "scores": texts}))
     else:
-        print("\n".join(r.reported_text if args.score_only else f"BLEU = {r.reported_text}" for r in scores))
+        print("\n".join(line if args.score_only else f"BLEU = {line}" for line in texts))
     return 0
 
 

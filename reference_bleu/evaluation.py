@@ -119,6 +119,29 @@ def evaluate(stats: Statistics, last: LastSegment | None = None, *, options: Ble
     >>> evaluate(Statistics((3, 2, 1), (3, 2, 1), 3, 3), options=make_options(max_order=3)).score
     Decimal('1')
     """
+    settled = settle(stats, last, options=options)
+    if settled.score == 0:  # an early return (EC-016)
+        return settled
+    w, values, log_zero = settled.w, settled.values, settled.log_zero
+
+    # 4. BLEU-SCORE.
+    if not any(w):
+        score = Decimal(0)
+    elif log_zero is None and options.brevity_penalty == "paper":
+        score = bleu(stats.hyp_len, stats.ref_len, values, w)
+    else:
+        score = conventional_bp(stats, options) * exp(weighted_logs(values, w, log_zero))
+    return settled._replace(score=score)
+
+
+def settle(stats: Statistics, last: LastSegment | None = None, *, options: BleuOptions) -> Evaluation:
+    """Steps 0 to 3 of :func:`evaluate`: the p_n and w_n that enter BLEU-SCORE, not yet combined.
+
+    The score field is 0 after an early return (EC-016), else 1 (a placeholder: step 4 is
+    the caller's, :func:`evaluate` in decimal, :mod:`reference_bleu.sentences` in binary64
+    with an exact decision, spec NUM-SENTENCE). Smoothings that take logarithms (methods 4
+    and 7) run in the current decimal context.
+    """
     N = options.max_order
     if options.zero_length == "error" and not (stats.hyp_len and stats.ref_len):
         raise BleuInputError(
@@ -150,15 +173,7 @@ def evaluate(stats: Statistics, last: LastSegment | None = None, *, options: Ble
         values = [options.zero_constant if v == 0 else v for v in values]
     elif options.zero_precision == "log-constant":
         log_zero = options.zero_constant
-
-    # 4. BLEU-SCORE.
-    if not any(w):
-        score = Decimal(0)
-    elif log_zero is None and options.brevity_penalty == "paper":
-        score = bleu(stats.hyp_len, stats.ref_len, values, w)
-    else:
-        score = conventional_bp(stats, options) * exp(weighted_logs(values, w, log_zero))
-    return Evaluation(score, tuple(p), tuple(w), log_zero, tuple(values))
+    return Evaluation(Decimal(1), tuple(p), tuple(w), log_zero, tuple(values))
 
 
 def conventional_bp(stats: Statistics, options: BleuOptions) -> Decimal:

@@ -5,8 +5,9 @@ BLEU-SCORE and BLEU-LOG (and the ln(T) of smoothing method 4) leave the rational
 evaluated with :mod:`decimal`, whose ``ln`` and ``exp`` are correctly rounded, in a context
 of ``WORKING_DIGITS`` significant digits. The float score is then obtained in the manner of
 Ziv's strategy: the whole evaluation is run at two precisions, and accepted when both round
-to the same double and agree to ``PUBLISHED_DIGITS`` digits; otherwise the precision is
-raised and the evaluation repeated. Limits are values, not sentinels: ln 0 is
+to the same double and agree to ``PUBLISHED_DIGITS`` digits, and the double is not within
+``MARGIN_DIGITS`` digits of the working precision of a rounding boundary; otherwise the
+precision is raised and the evaluation repeated. Limits are values, not sentinels: ln 0 is
 ``Decimal('-Infinity')`` and exp of it is exactly 0.
 """
 
@@ -22,6 +23,9 @@ WORKING_DIGITS = 50
 #: Significant digits of the published ``score_decimal`` (the contract promises >= 30).
 PUBLISHED_DIGITS = 40
 _MAX_DIGITS = 1600
+#: The rounding test's margin: a value is accepted when every number within 10^(MARGIN_DIGITS - digits)
+#: of it, relative, rounds to the same double (the working error of an evaluation stays far below it).
+MARGIN_DIGITS = 20
 
 Real = Fraction | Decimal
 
@@ -72,7 +76,7 @@ def correctly_rounded(evaluate: Callable[[], Decimal]) -> Decimal:
         digits += 30
         with localcontext(Context(prec=digits)):
             current = evaluate()
-        if _agree(previous, current) or digits >= _MAX_DIGITS:
+        if (_agree(previous, current) and _rounds_firmly(current, digits)) or digits >= _MAX_DIGITS:
             with localcontext(Context(prec=digits)):
                 return current
         previous = current
@@ -83,6 +87,18 @@ def _agree(a: Decimal, b: Decimal) -> bool:
         return False
     with localcontext(Context(prec=PUBLISHED_DIGITS)):
         return +a == +b
+
+
+def _rounds_firmly(x: Decimal, digits: int) -> bool:
+    """Whether every number within 10^(MARGIN_DIGITS - digits) of ``x``, relative, has x's double.
+
+    Two runs agreeing is not enough when the exact value lies closer to a rounding boundary
+    (a midpoint between two doubles) than the working error: both runs can then fall on the
+    wrong side (spec NUM-SENTENCE's boundary tests build such values).
+    """
+    with localcontext(Context(prec=digits + 5)):
+        margin = abs(x).scaleb(MARGIN_DIGITS - digits)
+        return float(x - margin) == float(x + margin)
 
 
 def published(x: Decimal) -> Decimal:

@@ -27,7 +27,8 @@ Why it is faster (measured, ``benchmarks/bench.py``), not different:
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+import os
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from itertools import repeat
 from operator import sub
 
@@ -46,6 +47,24 @@ except ImportError:  # pragma: no cover -- another Python: the same counts throu
 
 
 Counts = dict[Hashable, int]
+
+#: Set to "1", the pure-Python path counts even where the compiled kernel is installed (NUM-KERNEL).
+PURE_PYTHON_VARIABLE = "REFERENCE_BLEU_PURE_PYTHON"
+
+
+def load_kernel() -> Callable[[Sequence[Hashable], Sequence[Sequence[Hashable]], int], list[int]] | None:
+    """NUM-KERNEL. The compiled ``clipped_matches``; ``None``: not built here, or the variable says no."""
+    if os.environ.get(PURE_PYTHON_VARIABLE) == "1":
+        return None
+    try:
+        from reference_bleu import _kernel  # noqa: PLC0415 -- optional: built at install time where possible
+    except ImportError:
+        return None
+    return _kernel.clipped_matches
+
+
+#: The kernel this process counts with (``None``: the pure-Python path below).
+KERNEL = load_kernel()
 
 
 def _order_counts(sentence: Sentence, n: int) -> Counts:
@@ -72,7 +91,19 @@ class _ReferenceCounts:
 
 
 def _add_matches(candidate: Sentence, references: _ReferenceCounts, into: list[int]) -> None:
-    """Add Σ_g Count_clip(g) of order n to ``into[n - 1]``, n = 1..len(into) (:func:`clipped_matches`)."""
+    """Add Σ_g Count_clip(g) of order n to ``into[n - 1]``, n = 1..len(into) (:func:`clipped_matches`).
+
+    By the compiled kernel where it is loaded (NUM-KERNEL), else by :func:`python_add_matches`.
+    """
+    if KERNEL is None:
+        python_add_matches(candidate, references, into)
+        return
+    for n, matched in enumerate(KERNEL(candidate, references.references, len(into))):
+        into[n] += matched
+
+
+def python_add_matches(candidate: Sentence, references: _ReferenceCounts, into: list[int]) -> None:
+    """The pure-Python :func:`_add_matches`: the kernel's oracle (tests/test_kernel.py)."""
     for n in range(1, min(len(into), len(candidate)) + 1):
         counts = _order_counts(candidate, n)
         per_reference = references.of_order(n)
@@ -96,8 +127,17 @@ def clipped_matches(candidate: Sentence, references: Sequence[Sentence], orders:
     ...                 ["the cat is on the mat".split(), "there is a cat on the mat".split()], 2)
     [2, 0]
     """
+    if KERNEL is not None:
+        return KERNEL(candidate, references, orders)
     matches = [0] * orders
-    _add_matches(candidate, _ReferenceCounts(references), matches)
+    python_add_matches(candidate, _ReferenceCounts(references), matches)
+    return matches
+
+
+def python_clipped_matches(candidate: Sentence, references: Sequence[Sentence], orders: int) -> list[int]:
+    """:func:`clipped_matches` by the pure-Python path, whether or not the kernel is loaded."""
+    matches = [0] * orders
+    python_add_matches(candidate, _ReferenceCounts(references), matches)
     return matches
 
 

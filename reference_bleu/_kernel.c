@@ -1,0 +1,250 @@
+/* The optional compiled kernel of NUM-FAST (spec NUM-KERNEL): clipped n-gram matches.
+ *
+ * clipped_matches(candidate, references, orders) -> list of `orders` ints: for n = 1..orders,
+ * the sum over the candidate's distinct n-grams g of min(Count(g), max over references of
+ * Count_R(g)) (BLEU-CLIP, BLEU-PREC), exactly reference_bleu.fast.clipped_matches. Tokens are
+ * compared as Python compares dict keys (hash, then ==): each distinct candidate token gets a
+ * small integer through a dict; a reference token absent from it cannot match and is -1.
+ * Per order, the candidate's n-grams go into an open-addressing table; each reference's
+ * windows are looked up in it, counted, and the per-entry maximum over references kept. A
+ * higher order is not counted once an order has no match (an n-gram match contains an
+ * (n-1)-gram match). The pure-Python path is this kernel's oracle (tests/test_kernel.py).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+typedef struct {
+    Py_ssize_t start; /* the n-gram's first position in the candidate */
+    Py_ssize_t count; /* Count(g) in the candidate */
+    Py_ssize_t cur;   /* Count_R(g) in the current reference */
+    Py_ssize_t best;  /* max over the references so far */
+} Entry;
+
+static uint64_t
+window_hash(const Py_ssize_t *ids, Py_ssize_t n)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        h ^= (uint64_t)ids[k] + 0x9e3779b97f4a7c15ULL;
+        h *= 1099511628211ULL;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+/* ids of a sequence's tokens: candidate tokens are added to vocab, others looked up (-1 if absent). */
+static Py_ssize_t *
+token_ids(PyObject *seq, PyObject *vocab, int add, Py_ssize_t *length)
+{
+    PyObject *fast = PySequence_Fast(seq, "a sentence must be a sequence of tokens");
+    if (fast == NULL) {
+        return NULL;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    PyObject **items = PySequence_Fast_ITEMS(fast);
+    Py_ssize_t *ids = PyMem_Malloc((size_t)(n + 1) * sizeof(Py_ssize_t));
+    if (ids == NULL) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *found = PyDict_GetItemWithError(vocab, items[i]);
+        if (found != NULL) {
+            ids[i] = PyLong_AsSsize_t(found);
+            continue;
+        }
+        if (PyErr_Occurred()) {
+            goto fail;
+        }
+        if (!add) {
+            ids[i] = -1;
+            continue;
+        }
+        Py_ssize_t next = PyDict_GET_SIZE(vocab);
+        PyObject *value = PyLong_FromSsize_t(next);
+        if (value == NULL || PyDict_SetItem(vocab, items[i], value) < 0) {
+            Py_XDECREF(value);
+            goto fail;
+        }
+        Py_DECREF(value);
+        ids[i] = next;
+    }
+    Py_DECREF(fast);
+    *length = n;
+    return ids;
+fail:
+    Py_DECREF(fast);
+    PyMem_Free(ids);
+    return NULL;
+}
+
+static Py_ssize_t
+lookup(const Py_ssize_t *table, size_t mask, const Entry *entries, const Py_ssize_t *cand,
+       const Py_ssize_t *window, Py_ssize_t n, uint64_t h)
+{
+    size_t slot = (size_t)h & mask;
+    while (table[slot] >= 0) {
+        const Entry *e = &entries[table[slot]];
+        if (memcmp(cand + e->start, window, (size_t)n * sizeof(Py_ssize_t)) == 0) {
+            return table[slot];
+        }
+        slot = (slot + 1) & mask;
+    }
+    return -1 - (Py_ssize_t)slot; /* absent: the free slot, encoded below -1 */
+}
+
+static PyObject *
+clipped_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "clipped_matches(candidate, references, orders)");
+        return NULL;
+    }
+    Py_ssize_t orders = PyLong_AsSsize_t(args[2]);
+    if (orders < 0) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_ValueError, "orders must not be negative");
+        }
+        return NULL;
+    }
+    PyObject *result = NULL, *vocab = NULL, *refs = NULL;
+    Py_ssize_t *cand = NULL, *table = NULL, *touched = NULL, **ref_ids = NULL, *ref_len = NULL;
+    Entry *entries = NULL;
+    Py_ssize_t c = 0, nrefs = 0, got = 0;
+    Py_ssize_t *matches = PyMem_Calloc((size_t)orders + 1, sizeof(Py_ssize_t));
+    if (matches == NULL) {
+        return PyErr_NoMemory();
+    }
+    vocab = PyDict_New();
+    if (vocab == NULL) {
+        goto done;
+    }
+    cand = token_ids(args[0], vocab, 1, &c);
+    if (cand == NULL) {
+        goto done;
+    }
+    refs = PySequence_Fast(args[1], "references must be a sequence of sentences");
+    if (refs == NULL) {
+        goto done;
+    }
+    nrefs = PySequence_Fast_GET_SIZE(refs);
+    ref_ids = PyMem_Calloc((size_t)nrefs + 1, sizeof(Py_ssize_t *));
+    ref_len = PyMem_Calloc((size_t)nrefs + 1, sizeof(Py_ssize_t));
+    if (ref_ids == NULL || ref_len == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (got = 0; got < nrefs; got++) {
+        ref_ids[got] = token_ids(PySequence_Fast_ITEMS(refs)[got], vocab, 0, &ref_len[got]);
+        if (ref_ids[got] == NULL) {
+            goto done;
+        }
+    }
+    size_t cap = 8;
+    while (cap < (size_t)(2 * c + 2)) {
+        cap <<= 1;
+    }
+    size_t mask = cap - 1;
+    table = PyMem_Malloc(cap * sizeof(Py_ssize_t));
+    entries = PyMem_Malloc((size_t)(c + 1) * sizeof(Entry));
+    touched = PyMem_Malloc((size_t)(c + 1) * sizeof(Py_ssize_t));
+    if (table == NULL || entries == NULL || touched == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t n = 1; n <= orders && n <= c; n++) {
+        memset(table, 0xff, cap * sizeof(Py_ssize_t)); /* every slot -1: empty */
+        Py_ssize_t used = 0;
+        for (Py_ssize_t i = 0; i + n <= c; i++) {
+            Py_ssize_t at = lookup(table, mask, entries, cand, cand + i, n, window_hash(cand + i, n));
+            if (at >= 0) {
+                entries[at].count++;
+            }
+            else {
+                table[-1 - at] = used;
+                entries[used].start = i;
+                entries[used].count = 1;
+                entries[used].cur = 0;
+                entries[used].best = 0;
+                used++;
+            }
+        }
+        for (Py_ssize_t r = 0; r < nrefs; r++) {
+            const Py_ssize_t *ids = ref_ids[r];
+            Py_ssize_t len = ref_len[r], ntouched = 0, clean = 0; /* clean: tokens since the last -1 */
+            for (Py_ssize_t j = 0; j < len; j++) {
+                clean = ids[j] < 0 ? 0 : clean + 1;
+                if (clean < n) {
+                    continue;
+                }
+                const Py_ssize_t *window = ids + j - n + 1;
+                Py_ssize_t at = lookup(table, mask, entries, cand, window, n, window_hash(window, n));
+                if (at >= 0 && entries[at].cur++ == 0) {
+                    touched[ntouched++] = at;
+                }
+            }
+            for (Py_ssize_t k = 0; k < ntouched; k++) {
+                Entry *e = &entries[touched[k]];
+                if (e->cur > e->best) {
+                    e->best = e->cur;
+                }
+                e->cur = 0;
+            }
+        }
+        Py_ssize_t sum = 0;
+        for (Py_ssize_t k = 0; k < used; k++) {
+            sum += entries[k].count < entries[k].best ? entries[k].count : entries[k].best;
+        }
+        matches[n - 1] = sum;
+        if (sum == 0) {
+            break;
+        }
+    }
+    result = PyList_New(orders);
+    if (result == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t n = 0; n < orders; n++) {
+        PyObject *value = PyLong_FromSsize_t(matches[n]);
+        if (value == NULL) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        PyList_SET_ITEM(result, n, value);
+    }
+done:
+    if (ref_ids != NULL) {
+        for (Py_ssize_t r = 0; r < got; r++) {
+            PyMem_Free(ref_ids[r]);
+        }
+    }
+    PyMem_Free(ref_ids);
+    PyMem_Free(ref_len);
+    PyMem_Free(cand);
+    PyMem_Free(table);
+    PyMem_Free(entries);
+    PyMem_Free(touched);
+    PyMem_Free(matches);
+    Py_XDECREF(refs);
+    Py_XDECREF(vocab);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"clipped_matches", (PyCFunction)(void (*)(void))clipped_matches, METH_FASTCALL,
+     "clipped_matches(candidate, references, orders) -> the clipped matches of orders 1..orders."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef kernel_module = {
+    PyModuleDef_HEAD_INIT, "_kernel", "The compiled counting kernel of NUM-FAST (spec NUM-KERNEL).", -1, methods,
+};
+
+PyMODINIT_FUNC
+PyInit__kernel(void)
+{
+    return PyModule_Create(&kernel_module);
+}

@@ -1,0 +1,134 @@
+"""The compiled kernel gives the pure-Python path's integers (spec NUM-KERNEL).
+
+As CPython's ``_decimal`` is checked against ``_pydecimal``, the kernel's ``clipped_matches`` is
+checked against :func:`reference_bleu.fast.python_clipped_matches`, itself checked against the
+literal functions (tests/test_fast_statistics.py), on generated corpora (hypothesis; 1 to 8
+orders, two-word vocabularies for heavy clipping) and on every segment of the shipped data
+with every tokenizer at 1 and 4 references (the first system of each test set by default, every
+system under the slow marker). The kernel is imported directly, so these tests compare it
+even when ``REFERENCE_BLEU_PURE_PYTHON=1`` keeps the rest of the process on the Python path;
+they skip where it was not built (no compiler at install time), unless
+``REFERENCE_BLEU_REQUIRE_KERNEL=1`` (CI) makes its absence a failure.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Callable
+from itertools import product
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conformance.suite.strategies import corpora
+from reference_bleu import fast
+from reference_bleu.fast import PURE_PYTHON_VARIABLE, load_kernel, python_clipped_matches
+from reference_bleu.tokenizers import TOKENIZERS
+from tests.test_fast_statistics import SETS, real_corpus
+
+Corpus = tuple[list[list[str]], list[list[list[str]]]]
+
+
+def kernel_module() -> ModuleType | None:
+    try:
+        return importlib.import_module("reference_bleu._kernel")
+    except ImportError:
+        if os.environ.get("REFERENCE_BLEU_REQUIRE_KERNEL") == "1":
+            raise
+        return None
+
+
+KERNEL_MODULE = kernel_module()
+needs_kernel = pytest.mark.skipif(
+    KERNEL_MODULE is None, reason="the compiled kernel was not built here (no C compiler at install time)"
+)
+
+
+def kernel() -> Callable[[list[str], list[list[str]], int], list[int]]:
+    assert KERNEL_MODULE is not None
+    function: Callable[[list[str], list[list[str]], int], list[int]] = KERNEL_MODULE.clipped_matches
+    return function
+
+
+def assert_same_matches(hyps: list[list[str]], refs: list[list[list[str]]], orders: int) -> None:
+    count = kernel()
+    for i, (h, r) in enumerate(zip(hyps, refs, strict=True)):
+        assert count(h, r, orders) == python_clipped_matches(h, r, orders), i
+
+
+@needs_kernel
+@given(corpora(), st.integers(0, 8))
+def test_the_kernel_counts_generated_corpora_as_python(corpus: Corpus, orders: int) -> None:
+    assert_same_matches(*corpus, orders)
+
+
+@needs_kernel
+@given(corpora(vocabulary=("a", "b")), st.integers(1, 8))
+def test_the_kernel_clips_as_python_on_two_words(corpus: Corpus, orders: int) -> None:
+    assert_same_matches(*corpus, orders)
+
+
+@needs_kernel
+def test_hand_cases() -> None:
+    """Papineni et al. 2002, sec. 2.1: "the the the the the the the" clips to 2 unigrams."""
+    refs = ["the cat is on the mat".split(), "there is a cat on the mat".split()]
+    assert kernel()("the the the the the the the".split(), refs, 2) == [2, 0]
+    # No reference, an empty candidate, an order above the length, tokens equal but not identical.
+    assert kernel()(["a", "b"], [], 3) == [0, 0, 0]
+    assert kernel()([], [["a"]], 2) == [0, 0]
+    assert kernel()(["a", "b"], [["a", "b"]], 4) == [2, 1, 0, 0]
+    assert kernel()(["ab"[:1] + "c", "d"], [["ac", "d"]], 2) == [2, 1]
+
+
+@needs_kernel
+def test_errors_are_pythons() -> None:
+    with pytest.raises(TypeError):
+        kernel()([["unhashable"]], [["a"]], 1)  # type: ignore[list-item]
+    with pytest.raises(TypeError):
+        kernel()(["a"], 3, 1)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="negative"):
+        kernel()(["a"], [["a"]], -1)
+
+
+#: By default the first WMT17 system with every tokenizer but char (its long token lists take ~10 s
+#: a case); everything else, both test sets, is the slow run.
+EVERY_CASE = list(product([system for _, systems, _ in SETS for system in systems], TOKENIZERS, (1, 4)))
+CASES = [case for case in EVERY_CASE if case[0] == SETS[0][1][0] and case[1] != "char"]
+ALL_CASES = [case for case in EVERY_CASE if case not in CASES]
+
+
+def check_real(system: Path, tokenize: str, nrefs: int) -> None:
+    _, systems, ref = next(s for s in SETS if system in s[1])
+    others = [s for s in systems if s != system][: nrefs - 1]
+    hyps, refs = real_corpus(system, [ref, *others], tokenize)
+    assert_same_matches(hyps, refs, 4)
+
+
+@needs_kernel
+@pytest.mark.parametrize(("system", "tokenize", "nrefs"), CASES, ids=str)
+def test_real_data_first_systems(system: Path, tokenize: str, nrefs: int) -> None:
+    check_real(system, tokenize, nrefs)
+
+
+@needs_kernel
+@pytest.mark.slow
+@pytest.mark.parametrize(("system", "tokenize", "nrefs"), ALL_CASES, ids=str)
+def test_real_data_every_system(system: Path, tokenize: str, nrefs: int) -> None:
+    check_real(system, tokenize, nrefs)
+
+
+def test_the_variable_forces_the_python_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(PURE_PYTHON_VARIABLE, "1")
+    assert load_kernel() is None
+    monkeypatch.setenv(PURE_PYTHON_VARIABLE, "0")
+    assert (load_kernel() is None) == (KERNEL_MODULE is None)
+
+
+def test_this_process_counts_with_what_the_variable_says() -> None:
+    """The loaded path: the kernel unless the variable is set or it was not built (both ways, in CI)."""
+    forced = os.environ.get(PURE_PYTHON_VARIABLE) == "1"
+    assert (fast.KERNEL is None) == (forced or KERNEL_MODULE is None)

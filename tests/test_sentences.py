@@ -1,0 +1,311 @@
+"""Fast sentence scores are the exact path's correctly rounded doubles (spec NUM-SENTENCE).
+
+The oracle is the exact path, ``sentence_bleu(...).score`` (NUM-EXACT: 50- and 80-digit
+decimal arithmetic, rounded once), and for the plain points also mpmath at 300 bits, an
+independent evaluation of the same formula. Inputs: generated corpora under many points of the
+option space (every reference length rule, several smoothings, effective order, other weights,
+tools' profiles), every WMT17 segment of the 16 shipped systems (slow), and values built to
+lie on or within 10^-80 of a rounding boundary, which must go to the exact path.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import mpmath
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conformance.data import WMT17, read_lines
+from conformance.suite.strategies import corpora
+from reference_bleu import sentence_bleu
+from reference_bleu.api import score_segments
+from reference_bleu.cli import main
+from reference_bleu.errors import BleuError
+from reference_bleu.length import REF_LENGTH_RULES
+from reference_bleu.options import make_options
+from reference_bleu.sentences import (
+    SentenceCounter,
+    decide,
+    decided_score,
+    exp_bounds,
+    plain_point,
+    sentence_scores,
+)
+from reference_bleu.statistics import Statistics
+from reference_bleu.tokenizers import tokenize_line
+
+Corpus = tuple[list[list[str]], list[list[list[str]]]]
+
+#: Points of the option space: the integer path's (plain), the general decided path's and the exact path's.
+POINTS: list[dict[str, Any]] = [
+    {},
+    {"smoothing": "exp"},
+    {"smoothing": "exp", "effective_order": True},
+    {"smoothing": "floor", "smoothing_value": "1/3"},
+    {"smoothing": "add-k", "smoothing_value": 2},
+    {"smoothing": "add-one", "max_order": 2},
+    {"smoothing": "chen-cherry-1", "max_order": 5},
+    {"smoothing": "chen-cherry-2", "effective_order": True, "max_order": 3},
+    {"smoothing": "chen-cherry-3", "max_order": 1},
+    {"smoothing": "chen-cherry-4"},
+    {"smoothing": "chen-cherry-5"},
+    {"smoothing": "chen-cherry-6"},
+    {"smoothing": "chen-cherry-7", "effective_order": True},
+    {"smoothing": "exp", "weights": ["1/2", "1/4", "1/8", "1/8"]},
+    {"smoothing": "floor", "weights": [0.1, 0.2, 0.3, 0.4]},
+    {"smoothing": "add-one", "weights": [0, 1, 0, 0]},
+    {"zero_precision": "skip"},
+    {"zero_precision": "sentinel"},
+    {"zero_precision": "log-constant"},
+    {"undefined_precision": "skip"},
+    {"zero_length": "error", "smoothing": "exp"},
+    {"empty_references": "drop", "smoothing": "floor"},
+    {"undefined_precision": "one", "smoothing": "exp"},
+    {"aggregation": "macro", "smoothing": "floor"},
+    {"profile": "sacrebleu"},
+    {"profile": "nltk"},
+    {"profile": "nltk[method=4]"},
+    {"profile": "coco"},
+    {"profile": "sacrebleu-sentence"},
+    {"profile": "nltk-sentence"},
+    {"profile": "ignite"},
+    {"profile": "mteval-13a"},
+    {"profile": "torchmetrics"},
+]
+
+
+def expected(hyps: list[list[str]], refs: list[list[list[str]]], **options: Any) -> list[float]:
+    return [sentence_bleu(h, r, **options).score for h, r in zip(hyps, refs, strict=True)]
+
+
+@given(corpora(max_segments=4), st.sampled_from(POINTS), st.sampled_from(REF_LENGTH_RULES))
+def test_sentence_scores_equal_the_exact_path(corpus: Corpus, point: dict[str, Any], rule: str) -> None:
+    hyps, refs = corpus
+    options = point if "profile" in point else {**point, "ref_length": rule}
+    try:
+        want: list[float] | str = expected(hyps, refs, **options)
+    except BleuError as error:  # a row the point refuses (EC-004's zero length): the batch refuses it too
+        want = error.spec_id
+    try:
+        got: list[float] | str = sentence_scores(hyps, refs, **options)
+    except BleuError as error:
+        got = error.spec_id
+    assert got == want
+
+
+@pytest.mark.parametrize("point", POINTS, ids=[str(p) for p in POINTS])
+def test_every_point_on_real_sentences(point: dict[str, Any]) -> None:
+    """The first 150 WMT17 segments of one system, every point (the slow test runs them all)."""
+    refs = [[tokenize_line(line, "13a")] for line in read_lines(WMT17, "ref.de")[:150]]
+    hyps = [tokenize_line(line, "13a") for line in read_lines(WMT17, WMT17.systems[0])[:150]]
+    assert sentence_scores(hyps, refs, **point) == expected(hyps, refs, **point)
+
+
+def wmt17(references: int) -> tuple[list[list[str]], list[list[list[str]]]]:
+    """Every segment of every WMT17 system, against the reference and ``references - 1`` other systems."""
+    others = [[tokenize_line(x, "13a") for x in read_lines(WMT17, name)] for name in WMT17.systems]
+    ref = [tokenize_line(x, "13a") for x in read_lines(WMT17, "ref.de")]
+    hyps: list[list[str]] = []
+    refs: list[list[list[str]]] = []
+    for k, system in enumerate(others):
+        extra = [others[(k + j) % len(others)] for j in range(1, references)]
+        hyps.extend(system)
+        refs.extend([r, *(e[i] for e in extra)] for i, r in enumerate(ref))
+    return hyps, refs
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("point", "references"),
+    [
+        ({"smoothing": "exp", "effective_order": True}, 1),
+        ({"smoothing": "exp", "effective_order": True}, 4),
+        ({}, 1),
+        ({"smoothing": "floor"}, 4),
+        ({"smoothing": "add-k", "weights": ["1/2", "1/4", "1/8", "1/8"]}, 1),
+    ],
+    ids=str,
+)
+def test_all_wmt17_segments(point: dict[str, Any], references: int) -> None:
+    """All 48,064 segments of the 16 systems: no row differs from the exact path, and none falls back."""
+    hyps, refs = wmt17(references)
+    counter = SentenceCounter()
+    assert sentence_scores(hyps, refs, counter=counter, **point) == expected(hyps, refs, **point)
+    assert counter.rows == len(hyps)
+    assert counter.unsupported == 0
+
+
+def mp_bleu(hyp: list[str], refs: list[list[str]]) -> float:
+    """sacrebleu's sentence point (exp smoothing, effective order) by mpmath at 300 bits, from the counts."""
+    result = sentence_bleu(hyp, refs, smoothing="exp", effective_order=True)
+    p = exact_plain_precisions(result.matches, result.totals)
+    c, r = result.hyp_len, result.ref_len
+    with mpmath.workprec(300):
+        total = mpmath.mpf(0) if c >= r else 1 - mpmath.mpf(r) / c
+        for p_n in p:  # the weights are 1/k over the k orders with n-grams (effective order)
+            total += (mpmath.log(p_n.numerator) - mpmath.log(p_n.denominator)) / len(p)
+        return float(mpmath.exp(total))
+
+
+def exact_plain_precisions(matches: tuple[int, ...], totals: tuple[int, ...]) -> list[Fraction]:
+    """sacrebleu's exp smoothing written out (Chen and Cherry's method 3): the k-th zero order is 1/(2^k l_n)."""
+    p, k = [], 0
+    for m, t in zip(matches, totals, strict=True):
+        if t == 0:
+            break
+        if m:
+            p.append(Fraction(m, t))
+        else:
+            k += 1
+            p.append(Fraction(1, 2**k * t))
+    return p
+
+
+def test_sentence_scores_equal_mpmath_on_real_sentences() -> None:
+    refs = [[tokenize_line(line, "13a")] for line in read_lines(WMT17, "ref.de")[:200]]
+    hyps = [tokenize_line(line, "13a") for line in read_lines(WMT17, WMT17.systems[3])[:200]]
+    scores = sentence_scores(hyps, refs, smoothing="exp", effective_order=True)
+    assert scores == [mp_bleu(h, r) for h, r in zip(hyps, refs, strict=True)]
+
+
+# --- rounding boundaries ------------------------------------------------------------------------
+
+
+def test_a_value_on_a_midpoint_rounds_to_even() -> None:
+    """(1 - 2^-54)^4 under four orders with weight 1/4: BLEU = 1 - 2^-54, halfway between 1 - 2^-53 and 1.
+
+    The integers show it is the midpoint exactly, so the tie goes to the even neighbour, 1.0
+    (1.0's significand is 2^52; that of 1 - 2^-53 is 2^53 - 1). The decimal evaluation of
+    the exact path never lands on a midpoint; it cannot settle this input, which no text
+    produces (a denominator of 2^54 n-grams).
+    """
+    N = 2**54 - 1
+    stats = Statistics((N,) * 4, (2**54,) * 4, 2**54, 2**54)
+    assert decided_score(stats, make_options()) == 1.0
+    assert decide(0.0, 4, N**4, 2**216, None) == 1.0
+    # One unit more in the numerator of one precision, and the value is just above the midpoint:
+    # decided exactly (integers), it rounds up; one unit less, it rounds down.
+    assert decide(0.0, 4, N**3 * (N + 1), 2**216, None) == 1.0
+    assert decide(0.0, 4, N**3 * (N - 1), 2**216, None) == 1 - 2**-53
+    # 3/2^54 + ... : a tie between two odd-and-even neighbours above 1/2, from the other side.
+    odd = 2**53 + 1  # (2^53 + 1)·2^-53 = 1 + 2^-53 is a midpoint between 1 and 1 + 2^-52
+    assert decide(0.0, 1, odd, 2**53, None) == 1.0
+    odd = 2**53 + 3  # 1 + 3·2^-53: between 1 + 2^-52 (odd significand) and 1 + 2^-51 (even)
+    assert decide(0.0, 1, odd, 2**53, None) == 1 + 2**-51
+
+
+def test_a_value_within_the_exp_interval_of_a_midpoint_goes_to_the_exact_path() -> None:
+    """BLEU = exp(1 - 2/1) · p_1 with p_1 = floor(m·e·2^400) / 2^400: BLEU lies below the midpoint m, within 2^-400.
+
+    The correctly rounded double is therefore 0.3 (m lies between 0.3 and the next double up).
+    """
+    midpoint = Fraction(0.3) + Fraction(2**-55)  # 0.3's double is in [1/4, 1/2): ulp 2^-54
+    with mpmath.workprec(600):
+        target = mpmath.mpf(midpoint.numerator) / midpoint.denominator * mpmath.e  # p_1 = m / e^-1
+        numerator = int(mpmath.floor(target * 2**400))
+    stats = Statistics((numerator,), (2**400,), 1, 2)
+    options = make_options(max_order=1)
+    assert decided_score(stats, options) is None
+    # The exact path decides it: its digits rise until the value is clear of the midpoint.
+    assert score_segments([stats], options).score == 0.3
+    bounds = exp_bounds(-1, 1)  # the interval around e^-1 is about 10^-38 wide, relative
+    assert bounds is not None
+    low, high, scale = bounds
+    assert Fraction(high - low, scale) < Fraction(1, 10**37)
+
+
+def test_exp_bounds_hold_exp() -> None:
+    """The interval holds e^x, checked at 300 bits by mpmath, for arguments from -1/1000 to -4,000."""
+    for numerator, denominator in [(-1, 1000), (-1, 3), (-7, 2), (-200, 7), (-4000, 1), (-3, 17)]:
+        bounds = exp_bounds(numerator, denominator)
+        assert bounds is not None
+        low, high, scale = bounds
+        with mpmath.workprec(300):
+            value = mpmath.exp(mpmath.mpf(numerator) / denominator)
+            assert mpmath.mpf(low) / scale < value < mpmath.mpf(high) / scale
+
+
+def test_the_fallback_runs_when_the_interval_is_too_wide(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At 16 digits the exp interval spans several doubles: rows with BP < 1 fall back, still exact."""
+    import reference_bleu.sentences as module  # noqa: PLC0415
+
+    monkeypatch.setattr(module, "EXP_DIGITS", 16)
+    exp_bounds.cache_clear()
+    try:
+        refs = [[tokenize_line(line, "13a")] for line in read_lines(WMT17, "ref.de")[:200]]
+        hyps = [tokenize_line(line, "13a") for line in read_lines(WMT17, WMT17.systems[1])[:200]]
+        counter = SentenceCounter()
+        options: dict[str, Any] = {"smoothing": "exp", "effective_order": True}
+        assert sentence_scores(hyps, refs, counter=counter, **options) == expected(hyps, refs, **options)
+        shorter = sum(len(h) < len(r[0]) for h, r in zip(hyps, refs, strict=True))
+        assert 0 < counter.fallback <= shorter  # only rows with BP < 1 take exp
+    finally:
+        exp_bounds.cache_clear()
+
+
+# --- the API around it ----------------------------------------------------------------------------
+
+
+def test_plain_points() -> None:
+    assert plain_point(make_options(smoothing="exp", effective_order=True)) is not None
+    assert plain_point(make_options(smoothing="chen-cherry-4")) is None
+    assert plain_point(make_options(weights=["1/2", "1/2", 0, 0])) is None
+
+
+def test_errors_name_the_row_and_inputs_are_not_changed() -> None:
+    hyps = [["a", "b"], ["c"]]
+    refs = [[["a", "b"]], []]
+    with pytest.raises(ValueError, match=r"BLEU-INPUT|EC-006"):
+        sentence_scores(hyps, refs)
+    assert hyps == [["a", "b"], ["c"]]
+    assert refs == [[["a", "b"]], []]
+
+
+def test_an_empty_reference_is_an_error_where_the_point_says_so() -> None:
+    """EC-004 under ``zero_length="error"``: r = 0 makes r / c meaningless for the tool; the row names it."""
+    with pytest.raises(ValueError, match="EC-004"):
+        sentence_scores([["a"], ["b"]], [[["a"]], [[]]], zero_length="error")
+    assert sentence_scores([["a"]], [[[]]]) == [sentence_bleu(["a"], [[]]).score]
+
+
+def test_an_empty_batch_has_no_scores() -> None:
+    assert sentence_scores([], []) == []
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [
+        [],
+        ["-s", "exp", "--effective-order", "--scale", "percent"],
+        ["-s", "floor", "-w", "3"],
+        ["-s", "chen-cherry-4"],
+    ],
+    ids=str,
+)
+def test_score_sl_prints_each_rows_exact_result(
+    flags: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``score -sl`` (spec CLI-OUTPUT) on the batch path prints what each row's exact result prints."""
+    ref_lines = read_lines(WMT17, "ref.de")[:200]
+    hyp_lines = read_lines(WMT17, WMT17.systems[2])[:200]
+    ref, hyp = tmp_path / "ref", tmp_path / "hyp"
+    ref.write_text("".join(line + "\n" for line in ref_lines), encoding="utf-8")
+    hyp.write_text("".join(line + "\n" for line in hyp_lines), encoding="utf-8")
+    assert main(["score", "-sl", "-b", "-tok", "13a", "-r", str(ref), "-i", str(hyp), *flags]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    options: dict[str, Any] = {}
+    if "exp" in flags:
+        options = {"smoothing": "exp", "effective_order": True, "scale": "percent"}
+    elif "floor" in flags:
+        options = {"smoothing": "floor", "round_digits": 3}
+    elif "chen-cherry-4" in flags:
+        options = {"smoothing": "chen-cherry-4"}
+    expected_texts = [
+        sentence_bleu(tokenize_line(h, "13a"), [tokenize_line(r, "13a")], **options).reported_text
+        for h, r in zip(hyp_lines, ref_lines, strict=True)
+    ]
+    assert printed == expected_texts
