@@ -673,13 +673,10 @@ def _merged_statistics(args: argparse.Namespace) -> tuple[BleuOptions, Counting,
 
 
 def _check_stats_text(args: argparse.Namespace, counting: Counting) -> None:
-    """CLI-STATS: ``-tok``, ``-lc`` and the other text options given with ``--stats`` (or a profile's)
-    must be those the statistics were counted with: they cannot be applied to counts."""
-    wanted = (
-        _text(args)
-        if _profile(args)
-        else {k: getattr(args, k) for k in PAPER_TEXT if getattr(args, k, None) is not None}
-    )
+    """CLI-STATS: ``-tok``, ``-lc`` and the other text options given with ``--stats`` must be those the
+    statistics were counted with: they cannot be applied to counts. A profile's own text conventions
+    give way to the counts' (its printed form then names what they were counted with)."""
+    wanted = {k: getattr(args, k) for k in PAPER_TEXT if getattr(args, k, None) is not None}
     for name in ("empty_references", "empty_candidates"):
         if getattr(args, name, None) is not None:
             wanted[name] = getattr(args, name)
