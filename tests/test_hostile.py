@@ -179,6 +179,7 @@ def test_stray_writes_to_fd_1_do_not_corrupt_the_protocol(capsys: pytest.Capture
     assert code == 0, [c for c in rows(report).values() if c["status"] not in ("pass", "n/a")]
 
 
+@pytest.mark.slow  # a target allocating up to its limit: 79 s in CI's default tier
 def test_a_memory_limit_stops_a_greedy_target(capsys: pytest.CaptureFixture[str]) -> None:
     code, report = conform(capsys, "--target", "tests.hostile_module:greedy", "--memory-limit", "400")
     assert code == 1
@@ -292,6 +293,7 @@ def test_markup_in_a_targets_name_and_errors_reaches_markdown_as_text(
     assert "ROB-ERROR" in out
 
 
+@pytest.mark.slow  # whole runner runs: 10-22 s each in CI's default tier
 def test_restarts_are_capped(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """A target that exits after each answer was restarted 148 times at --examples 20 (359 s); past
     --max-restarts every further question fails at once, as a crash."""
@@ -315,6 +317,7 @@ def test_a_time_limit_ends_the_run_and_the_report_says_what_was_not_asked(
     assert target["verdict"]["level"] != "conformant"
 
 
+@pytest.mark.slow  # whole runner runs: 10-22 s each in CI's default tier
 def test_the_working_directory_cannot_shadow_the_harness_nor_keep_hypothesis_files(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -337,6 +340,7 @@ def test_the_working_directory_cannot_shadow_the_harness_nor_keep_hypothesis_fil
     assert sorted(p.name for p in tmp_path.iterdir()) == ["conformance", "mybleu.py", "reference_bleu"]
 
 
+@pytest.mark.slow  # whole runner runs: 5-13 s each in CI's default tier
 @pytest.mark.parametrize(
     ("mode", "level", "fault"),
     [

@@ -187,6 +187,7 @@ def _sacrebleu_1_case(
 SACREBLEU_1_SMOOTHING = [("exp", None), ("none", None), ("floor", 0.1), ("add-k", 1.0)]
 
 
+@pytest.mark.slow  # sacrebleu 1.5.1 run in its own environment: 24 s
 def test_sacrebleu_1_5_profile_prints_what_sacrebleu_1_5_prints() -> None:
     # Four WMT17 systems with exp smoothing and one reference; one system with every smoothing,
     # with one and four references; 1.5.1's own 13a. One run of 1.5.1 for all cases.

@@ -41,6 +41,7 @@ def _pytest(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow  # a pytest run of the whole runner: 7-10 s each
 def test_a_correct_target_passes_every_check(tmp_path: Path) -> None:
     run = _pytest(tmp_path, "--bleu-target", T + "independent_bleu")
     assert run.returncode == 0, run.stdout[-3000:]
@@ -51,6 +52,7 @@ def test_a_correct_target_passes_every_check(tmp_path: Path) -> None:
     assert "target exposes no statistics" in run.stdout
 
 
+@pytest.mark.slow  # a pytest run of the whole runner: 7-10 s each
 def test_a_broken_target_fails_with_ids_and_counterexample(tmp_path: Path) -> None:
     run = _pytest(tmp_path, "--bleu-target", T + "no_clip")
     assert run.returncode == 1
@@ -60,6 +62,7 @@ def test_a_broken_target_fails_with_ids_and_counterexample(tmp_path: Path) -> No
     assert "Traceback" not in run.stdout
 
 
+@pytest.mark.slow  # a pytest run of the whole runner: 7-10 s each
 def test_a_peer_divergence_fails_naming_it(tmp_path: Path) -> None:
     run = _pytest(tmp_path, "--bleu-target", "nltk")
     assert run.returncode == 1
