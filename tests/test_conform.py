@@ -420,7 +420,8 @@ def test_a_bad_expectation_is_a_usage_error(capsys: pytest.CaptureFixture[str]) 
 def test_a_fault_is_shrunk_once_and_named_by_later_checks(capsys: pytest.CaptureFixture[str]) -> None:
     """``crashes`` dies on exactly two segments: the ROB-CRASH counterexample is shrunk to two
     empty segments, and later checks the crash fails point to that row instead of shrinking."""
-    _code, report = _report(capsys, "-t", T + "crashes")
+    # Shrinking takes a restart per crashing question: more than the default --max-restarts.
+    _code, report = _report(capsys, "-t", T + "crashes", "--max-restarts", "1000")
     checks = {c["id"]: c for c in report["targets"][0]["checks"]}  # type: ignore[index]
     hyps, refs = checks["ROB-CRASH"]["counterexample"]
     assert hyps == [[], []]

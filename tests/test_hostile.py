@@ -296,12 +296,13 @@ def test_markup_in_a_targets_name_and_errors_reaches_markdown_as_text(
 @pytest.mark.slow  # whole runner runs: 10-22 s each in CI's default tier
 def test_restarts_are_capped(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """A target that exits after each answer was restarted 148 times at --examples 20 (359 s); past
-    --max-restarts every further question fails at once, as a crash."""
+    --max-restarts nothing more is asked (the crashes before are ROB-CRASH; the rest is not_asked)."""
     pids = tmp_path / "pids"
     code, report = conform(capsys, "--command", f"{HOSTILE} exit-each {pids}", "--max-restarts", "3")
     assert code == 1
     assert rows(report)["ROB-CRASH"]["status"] == "fail"
     assert len(pids.read_text().split()) == 4  # the first process and three restarts
+    assert report["targets"][0]["not_asked"] > 0
 
 
 @pytest.mark.slow  # what follows the limit still costs the reference's own computations (minutes)

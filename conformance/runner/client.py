@@ -51,7 +51,7 @@ from conformance.runner.references import takes
 
 MAX_TIMEOUTS = 3
 #: Restarts of a target's process allowed by default (``--max-restarts``): a target that dies on
-#: every question costs a start-up each time; past this, every further question fails at once.
+#: every question costs a start-up each time; past this, no further question is asked.
 MAX_RESTARTS = 20
 #: Seconds a target may take in all by default (``--time-limit``); later questions are not asked.
 TIME_LIMIT = 900.0
@@ -337,7 +337,11 @@ class ProtocolTarget:
         if self._timeouts >= MAX_TIMEOUTS:
             raise self._fault("timeout", "unresponsive: gave up after repeated timeouts")
         if self._channel is None and self.restarts >= self.max_restarts:
-            raise self._fault("crash", f"gave up after {self.restarts} restarts (--max-restarts)")
+            # Not asked, never a crash of its own: the crashes that used the restarts are the evidence,
+            # and a question no process answered must not shrink a counterexample (CONF-ROBUST).
+            self.not_asked += 1
+            spent = f"not asked: {self.restarts} restarts were spent (--max-restarts)"
+            raise TargetSkippedError(spent, False)
         if self._started is not None and time.monotonic() - self._started > self.time_limit:
             self.not_asked += 1
             raise TargetSkippedError(f"not asked: the time limit of {self.time_limit:g} s was spent", False)

@@ -567,7 +567,7 @@ def _parser() -> argparse.ArgumentParser:
         "--max-restarts",
         type=int,
         default=MAX_RESTARTS,
-        help=f"restarts of a target that crashes or hangs; then every later question fails ({MAX_RESTARTS})",
+        help=f"restarts of a target that crashes or hangs; then nothing more is asked ({MAX_RESTARTS})",
     )
     parser.add_argument(
         "--time-limit",
