@@ -14,13 +14,14 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any, NoReturn, get_args
+from typing import Any, NoReturn
 
 from reference_bleu import attribution_cli
 from reference_bleu.api import BleuResult, conventional_total, needs_segments, printed, score_segments
 from reference_bleu.errors import BleuError
 from reference_bleu.explain import explain
 from reference_bleu.files import (
+    COUNTING_FIELDS,
     COUNTING_OPTIONS,
     MAX_LINE_BYTES,
     Counting,
@@ -31,21 +32,11 @@ from reference_bleu.files import (
     systems_statistics,
 )
 from reference_bleu.flags import SENTENCEPIECE_TOKENIZERS, refuse_sentencepiece, sacrebleu_flags
-from reference_bleu.inputs import EMPTY_CANDIDATE_RULES, EMPTY_REFERENCE_RULES
 from reference_bleu.interrupts import Interrupted, exit_code, signals_interrupt
-from reference_bleu.length import REF_LENGTH_RULES
 from reference_bleu.numbers import accept_negative_numbers
 from reference_bleu.options import (
     VERSION,
-    Aggregation,
-    Arithmetic,
     BleuOptions,
-    BrevityPenaltyRule,
-    Denominator,
-    EarlyReturn,
-    Scale,
-    UndefinedPrecision,
-    ZeroPrecision,
     make_options,
 )
 from reference_bleu.printing import Rendering, Resampling, SacrebleuForm, colors_on, printed_form
@@ -57,6 +48,7 @@ from reference_bleu.profiles import (
     profile_table,
     resolve,
 )
+from reference_bleu.registry import BY_NAME, FIELD_NAMES, OPTION_FIELDS, PAPER_OPTIONS, PAPER_TEXT, Field
 from reference_bleu.report import FORMATS, Row, render
 from reference_bleu.sentences import segment_scores
 from reference_bleu.significance import (
@@ -71,16 +63,8 @@ from reference_bleu.significance import (
     paired_bootstrap_tests,
     paired_randomization_tests,
 )
-from reference_bleu.smoothing import SMOOTHING_METHODS
 from reference_bleu.statistics import MAX_STATISTICS_ORDERS, Statistics
 from reference_bleu.tokenizers import (
-    CASE_FOLDINGS,
-    CASE_ORDERS,
-    MECAB_TOKENIZERS,
-    PAPER_TEXT,
-    SGML_TOKENIZERS,
-    SPLIT_RULES,
-    TOKENIZERS,
     tokenize_line,
 )
 
@@ -95,204 +79,61 @@ class CliError(Exception):
     """A usage or input error: printed as one line, exit code 2."""
 
 
-def _option_arguments(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("how BLEU is computed (each overrides --profile; spec API-OPTIONS)")
-    group.add_argument(
-        "--profile",
-        "-p",
-        default=None,
-        metavar="NAME",
-        help="compute as a named tool does, e.g. sacrebleu, nltk[method=3], multi-bleu "
-        "(the list: reference-bleu profiles; spec CONV-PROFILES)",
-    )
-    group.add_argument(
-        "--max-order",
-        "-N",
-        type=int,
-        default=None,
-        metavar="N",
-        help="longest n-gram counted: 4 (BLEU-WEIGHTS)",
-    )
-    group.add_argument(
-        "--weights",
-        nargs="+",
-        default=None,
-        metavar="W",
-        help='weight of each n-gram order, e.g. 0.5 0.5 or "1/3" (default equal; BLEU-WEIGHTS)',
-    )
-    group.add_argument(
-        "--ref-length",
-        choices=REF_LENGTH_RULES,
-        default=None,
-        help="which reference length r the brevity penalty uses: closest, ties to the shorter (EC-001)",
-    )
-    group.add_argument(
-        "--smoothing",
-        "--smooth-method",
-        "-s",
-        dest="smoothing",
-        choices=tuple(SMOOTHING_METHODS),
-        default=None,
-        help="smoothing of zero precisions: none, or a method such as exp, floor, add-k (SMOOTH)",
-    )
-    group.add_argument(
-        "--smoothing-value",
-        "--smooth-value",
-        "-sv",
-        dest="smoothing_value",
-        default=None,
-        metavar="X",
-        help="the smoothing's parameter: epsilon of floor, k of add-k, ... (SMOOTH)",
-    )
-    group.add_argument(
-        "--effective-order",
-        action="store_true",
-        default=None,
-        help="leave out the orders a short sentence has no n-grams of (EC-003)",
-    )
-    group.add_argument(
-        "--zero-precision",
-        choices=get_args(ZeroPrecision),
-        default=None,
-        help="what a zero precision does to the score: limit (BLEU 0) or a tool's convention (EC-002)",
-    )
-    group.add_argument(
-        "--zero-value",
-        default=None,
-        metavar="X",
-        help="the sentinel precision, or the constant for log 0 (EC-002)",
-    )
-    group.add_argument(
-        "--undefined-precision",
-        choices=get_args(UndefinedPrecision),
-        default=None,
-        help="what an order with no n-grams at all (0/0) does: zero (default), skip, one, error (EC-003)",
-    )
-    group.add_argument(
-        "--aggregation",
-        choices=get_args(Aggregation),
-        default=None,
-        help="micro: one BLEU from summed counts (the paper); macro: mean of sentence BLEUs (EC-009)",
-    )
-    group.add_argument(
-        "--unnormalized-weights",
-        action="store_true",
-        default=None,
-        help="use the weights as given, even if they do not sum to 1 (EC-007)",
-    )
-    group.add_argument(
-        "--denominator",
-        choices=get_args(Denominator),
-        default=None,
-        help="n-gram count in each precision's denominator: l_n, or nltk's at least 1 (EC-015)",
-    )
-    group.add_argument(
-        "--early-return",
-        choices=get_args(EarlyReturn),
-        default=None,
-        help="return 0 before smoothing when nothing matches, as sacrebleu (EC-016)",
-    )
-    group.add_argument(
-        "--brevity-penalty",
-        choices=get_args(BrevityPenaltyRule),
-        default=None,
-        help="the paper's brevity penalty, or a tool's variant (EC-017)",
-    )
-    group.add_argument(
-        "--arithmetic",
-        choices=get_args(Arithmetic),
-        default=None,
-        help="exact (default), or a tool's floating point: binary64, binary32 (CONV-ARITH)",
-    )
-    group.add_argument(
-        "--scale",
-        choices=get_args(Scale),
-        default=None,
-        help="the score on [0, 1] (unit) or x100 (percent) (EC-013)",
-    )
-    group.add_argument(
-        "--width",
-        "-w",
-        "--round-digits",
-        dest="round_digits",
-        type=int,
-        default=None,
-        metavar="K",
-        help="decimals printed, as sacrebleu's -w (default: every digit of the float) (EC-013)",
-    )
+#: Values a flag lists so that choosing them gives a clear refusal rather than argparse's (CLI-SACREBLEU).
+_REFUSED_CHOICES = {"tokenize": SENTENCEPIECE_TOKENIZERS}
+#: The argument groups, by the registry's group of a field.
+_GROUP_TITLES = {
+    "text": "how text becomes tokens (each overrides --profile; spec TOK-PIPELINE)",
+    "options": "how BLEU is computed (each overrides --profile; spec API-OPTIONS)",
+}
 
 
-#: Command-line options that are API options, by their argparse destination.
-_API_OPTIONS = (
-    "max_order",
-    "weights",
-    "ref_length",
-    "smoothing",
-    "smoothing_value",
-    "effective_order",
-    "zero_precision",
-    "zero_value",
-    "undefined_precision",
-    "aggregation",
-    "unnormalized_weights",
-    "denominator",
-    "early_return",
-    "brevity_penalty",
-    "arithmetic",
-    "scale",
-    "round_digits",
-)
+def _field_argument(group: Any, field: Field) -> None:
+    """The registry field's flag (and its switch): its choices, its help with its spec entry."""
+    kwargs: dict[str, Any] = {
+        "dest": field.name,
+        "default": None,
+        "help": f"{field.meaning} ({field.spec_id})",
+    }
+    if field.kind == "choice":
+        kwargs["choices"] = (*field.values, *_REFUSED_CHOICES.get(field.name, ()))
+    elif field.kind == "flag":
+        kwargs["action"] = "store_true"
+    elif field.kind == "int":
+        kwargs.update(type=int, metavar="K")
+    elif field.kind == "weights":
+        kwargs.update(nargs="+", metavar="W")
+    else:
+        kwargs["metavar"] = "X"
+    group.add_argument(*field.cli_flags, **kwargs)
+    if field.switch is not None:
+        spellings, value = field.switch
+        group.add_argument(
+            *spellings,
+            dest=field.name,
+            action="store_const",
+            const=value,
+            default=None,
+            help=f"{field.name} {value} ({field.spec_id})",
+        )
 
 
-def _text_arguments(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("how text becomes tokens (each overrides --profile; spec TOK-PIPELINE)")
-    group.add_argument(
-        "--tokenize",
-        "-tok",
-        choices=[*TOKENIZERS, *SGML_TOKENIZERS, *MECAB_TOKENIZERS, *SENTENCEPIECE_TOKENIZERS],
-        default=None,
-        help="tokenizer: none splits on whitespace (the default); 13a is sacrebleu's and mteval's (TOK-13A)",
-    )
-    group.add_argument(
-        "--lowercase",
-        "-lc",
-        dest="lowercase",
-        action="store_const",
-        const="unicode",
-        default=None,
-        help="lower-case every character before tokenizing, as sacrebleu's -lc (TOK-CASE)",
-    )
-    group.add_argument(
-        "--case",
-        dest="lowercase",
-        choices=CASE_FOLDINGS,
-        default=None,
-        help="case folding by name: none, unicode (= -lc), ascii (A-Z only, as the Perl tools) (TOK-CASE)",
-    )
-    group.add_argument(
-        "--case-order",
-        choices=CASE_ORDERS,
-        default=None,
-        help="fold case before the tokenizer (default, sacrebleu) or after it (torchmetrics); TOK-CASE-ORDER",
-    )
-    group.add_argument(
-        "--split",
-        choices=SPLIT_RULES,
-        default=None,
-        help="what whitespace separates tokens: unicode (Python), ascii (Perl), space (TOK-SPLIT-RULE)",
-    )
-    group.add_argument(
-        "--empty-references",
-        choices=EMPTY_REFERENCE_RULES,
-        default=None,
-        help="an empty reference line is kept (default), dropped, or an error (EC-005)",
-    )
-    group.add_argument(
-        "--empty-candidates",
-        choices=EMPTY_CANDIDATE_RULES,
-        default=None,
-        help="an empty hypothesis line is counted (default, c = 0), dropped, or an error (EC-004)",
-    )
+def _field_arguments(parser: argparse.ArgumentParser, names: Sequence[str], *, profile: bool) -> None:
+    """The flags of the registry's fields ``names``: the text's in one group, the options' in another
+    (with ``--profile`` first when ``profile``)."""
+    text = parser.add_argument_group(_GROUP_TITLES["text"])
+    options = parser.add_argument_group(_GROUP_TITLES["options"])
+    if profile:
+        options.add_argument(
+            "--profile",
+            "-p",
+            default=None,
+            metavar="NAME",
+            help="compute as a named tool does, e.g. sacrebleu, nltk[method=3], multi-bleu "
+            "(the list: reference-bleu profiles; spec CONV-PROFILES)",
+        )
+    for name in names:
+        _field_argument(text if BY_NAME[name].group == "text" else options, BY_NAME[name])
 
 
 def _input_arguments(parser: argparse.ArgumentParser) -> None:
@@ -355,9 +196,6 @@ def _text(args: argparse.Namespace) -> dict[str, str]:
 
 def _options(args: argparse.Namespace, ref_length: str | None = None) -> BleuOptions:
     given = _given(args)
-    for name in ("empty_references", "empty_candidates"):
-        if getattr(args, name, None) is not None:
-            given[name] = getattr(args, name)
     if ref_length is not None:
         given["ref_length"] = ref_length
     profile = _profile(args)
@@ -486,9 +324,8 @@ def _score_parser(commands: Any) -> None:
         default=DEFAULT_SEED,
         help=f"seed of the random resampling ({DEFAULT_SEED}, as sacrebleu)",
     )
-    _text_arguments(score)
+    _field_arguments(score, FIELD_NAMES, profile=True)
     _input_arguments(score)
-    _option_arguments(score)
     sacrebleu_flags(score)
 
 
@@ -511,17 +348,13 @@ def _parser() -> argparse.ArgumentParser:
     stats.add_argument(
         "--orders", type=int, default=5, help="n-gram orders to count (5: enough for N = 4 and any smoothing)"
     )
-    stats.add_argument(
-        "--ref-length", choices=REF_LENGTH_RULES, default="closest", help="which reference length r (EC-001)"
-    )
-    _text_arguments(stats)
+    _field_arguments(stats, COUNTING_FIELDS, profile=False)
     _input_arguments(stats)
 
     exp = commands.add_parser("explain", help="show the computation for one sentence, order by order")
     exp.add_argument("hypothesis", help="the candidate, as text")
     exp.add_argument("references", nargs="+", help="its references, as text")
-    _text_arguments(exp)
-    _option_arguments(exp)
+    _field_arguments(exp, FIELD_NAMES, profile=True)
 
     listing = commands.add_parser(
         "profiles",
@@ -975,19 +808,20 @@ def _resampled(
 
 def _given(args: argparse.Namespace) -> dict[str, Any]:
     """The API options given on the command line (to name those that override a profile)."""
-    given = {k: getattr(args, k) for k in _API_OPTIONS if getattr(args, k, None) is not None}
+    given = {k: getattr(args, k) for k in OPTION_FIELDS if getattr(args, k, None) is not None}
     return {k: list(v) if k == "weights" else v for k, v in given.items()}
 
 
 def _stats(args: argparse.Namespace) -> int:
     if not 1 <= args.orders <= MAX_STATISTICS_ORDERS:
         raise CliError(f"--orders must lie in 1..{MAX_STATISTICS_ORDERS} (spec CLI-STATS)")
+    paper = PAPER_OPTIONS
     counting = _counting(
         args.orders,
-        args.ref_length,
+        args.ref_length or paper["ref_length"],
         _text(args),
-        args.empty_references or "keep",
-        args.empty_candidates or "keep",
+        args.empty_references or paper["empty_references"],
+        args.empty_candidates or paper["empty_candidates"],
     )
     hyp = _hypotheses(args, args.refs)[0]
     digests: dict[str, str] = {}

@@ -22,7 +22,7 @@ import sys
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from itertools import zip_longest
 from typing import Any, BinaryIO
 
@@ -30,9 +30,9 @@ from reference_bleu.errors import BleuError, BleuInputError
 from reference_bleu.fast import fast_system_statistics
 from reference_bleu.inputs import SegmentRules
 from reference_bleu.length import REF_LENGTH_RULES, RefLengthRule
+from reference_bleu.registry import BY_NAME, PAPER_TEXT
 from reference_bleu.statistics import MAX_STATISTICS_ORDERS, Statistics
 from reference_bleu.tokenizers import (
-    PAPER_TEXT,
     check_case_folding,
     check_case_order,
     check_split_rule,
@@ -97,14 +97,9 @@ class Counting:
         """``case:mixed|tok:13a`` and so on: the text options that change the number."""
         case = {"none": "mixed", "unicode": "lc", "ascii": "lc-ascii"}[self.lowercase]
         shown = [
-            f"|{name}:{value}"
-            for name, value, default in (
-                ("case_order", self.case_order, "before"),
-                ("split", self.split, "unicode"),
-                ("empty_refs", self.empty_references, "keep"),
-                ("empty_hyps", self.empty_candidates, "keep"),
-            )
-            if value != default
+            f"|{name}:{getattr(self, name)}"
+            for name in ("case_order", "split", "empty_references", "empty_candidates")
+            if getattr(self, name) != BY_NAME[name].paper
         ]
         return f"case:{case}|tok:{self.tokenize}{''.join(shown)}"
 
@@ -528,17 +523,10 @@ def _read_one(path: str) -> tuple[Statistics, Counting, int, int, tuple[str, ...
     return stats, counting, nrefs, segments, digests
 
 
+#: The registry's fields a counting records (the rest of :class:`Counting` is ``orders``).
+COUNTING_FIELDS = tuple(f.name for f in fields(Counting) if f.name in BY_NAME)
 #: The command-line option behind each counting field, for the messages that name it.
-COUNTING_OPTIONS = {
-    "orders": "--orders",
-    "ref_length": "--ref-length",
-    "tokenize": "--tokenize",
-    "lowercase": "--case",
-    "split": "--split",
-    "empty_references": "--empty-references",
-    "empty_candidates": "--empty-candidates",
-    "case_order": "--case-order",
-}
+COUNTING_OPTIONS = {"orders": "--orders", **{name: BY_NAME[name].cli_flags[0] for name in COUNTING_FIELDS}}
 
 
 def counting_difference(this: Counting, other: Counting, other_name: str) -> str:

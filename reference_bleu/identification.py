@@ -26,12 +26,13 @@ from reference_bleu.counted import CountedCorpus
 from reference_bleu.errors import BleuError, BleuOptionError
 from reference_bleu.options import Scale
 from reference_bleu.profiles import PROFILES
-from reference_bleu.space import TEXT_FIELDS, Point, axes, make_point, named_points, neighbours
+from reference_bleu.registry import TEXT_FIELDS
+from reference_bleu.space import Point, axes, make_point, named_points, neighbours
 
 #: Axes the search leaves at the base point's value: the output is the reported number's, and the
 #: arithmetic moves a score by less than 10^-5 relative (CONV-ARITH), below any printed digit a
 #: paper reports; N and the weights of the paper (axes of their own) are kept too.
-FIXED_AXES = ("output", "arithmetic")
+FIXED_AXES = ("scale", "arithmetic")
 #: Points tried at most, unless told (IDENT-SEARCH).
 DEFAULT_BUDGET = 2000
 #: Relative slack of the screening (ATTR-COST): binary32 arithmetic moves a score by up to ~1e-6.

@@ -8,32 +8,50 @@ Each option names the edge-case entry (EC-xxx) that documents it.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from decimal import Decimal
 from fractions import Fraction
-from typing import Any, Literal, get_args
+from typing import Any
 
 from reference_bleu.combination import WeightLike, weights_w_n
 from reference_bleu.errors import BleuOptionError
 from reference_bleu.inputs import EmptyCandidates, EmptyReferences, NoReference, SegmentRules
-from reference_bleu.length import REF_LENGTH_RULES, RefLengthRule
+from reference_bleu.length import RefLengthRule
 from reference_bleu.numbers import exact_number, number_text
+from reference_bleu.registry import (
+    BY_NAME,
+    OPTION_FIELDS,
+    PAPER_OPTIONS,
+    Aggregation,
+    Arithmetic,
+    BrevityPenaltyRule,
+    Denominator,
+    EarlyReturn,
+    EmptyCorpus,
+    Scale,
+    UndefinedPrecision,
+    ZeroLength,
+    ZeroPrecision,
+    canonical,
+    constant_text,
+)
 from reference_bleu.smoothing import SMOOTHING_METHODS
 
-ZeroPrecision = Literal["limit", "skip", "sentinel", "log-constant"]
-UndefinedPrecision = Literal["zero", "skip", "error", "one", "smoothed", "reweigh-by-length"]
+__all__ = [
+    "Aggregation",
+    "Arithmetic",
+    "BleuOptions",
+    "BrevityPenaltyRule",
+    "Denominator",
+    "EarlyReturn",
+    "EmptyCorpus",
+    "Scale",
+    "UndefinedPrecision",
+    "ZeroLength",
+    "ZeroPrecision",
+    "make_options",
+]
+
 #: Smoothing methods defined on 0/0, which ``undefined_precision="smoothed"`` may pass it to.
 SMOOTHING_OF_UNDEFINED = ("coco", "add-one")
-Aggregation = Literal["micro", "macro"]
-Denominator = Literal["l_n", "max1-segment", "max1-total"]
-EarlyReturn = Literal["none", "no-unigram-match", "no-match", "any-zero"]
-BrevityPenaltyRule = Literal["paper", "coco"]
-Arithmetic = Literal["exact", "binary64", "binary32", "binary32-precisions"]
-Scale = Literal["unit", "percent"]
-#: EC-004: c = 0 or r = 0 in a scored unit takes BP's limit (the paper) or is an error (a tool
-#: that divides by them: tensorflow/nmt's ``ratio = c / r`` then ``1 / ratio``).
-ZeroLength = Literal["limit", "error"]
-#: EC-012: an empty corpus is an error, or scores 0.
-EmptyCorpus = Literal["error", "zero"]
 
 #: The value a zero precision takes under ``zero_precision="sentinel"`` unless ``zero_value``
 #: says otherwise: the smallest normal double, ``sys.float_info.min`` = 2^-1022 (nltk 3.10).
@@ -47,40 +65,50 @@ MAX_ROUND_DIGITS = 20
 VERSION = "0.1.0"
 
 
+def zero_constant(zero_precision: str, zero_value: Fraction | None) -> Fraction:
+    """EC-002. The sentinel p_n (``sentinel``) or the constant log p_n (``log-constant``)."""
+    if zero_value is not None:
+        return zero_value
+    return DEFAULT_LOG_CONSTANT if zero_precision == "log-constant" else DEFAULT_SENTINEL
+
+
+def _paper(name: str) -> Any:
+    """The paper's value of an option (the registry's)."""
+    return PAPER_OPTIONS[name]
+
+
 @dataclass(frozen=True)
 class BleuOptions:
-    """A validated, immutable set of options. Build one with :func:`make_options`."""
+    """A validated, immutable set of options (the registry's option fields, typed). Build one with
+    :func:`make_options`; every default is the paper's value in :mod:`reference_bleu.registry`."""
 
-    max_order: int = 4
-    weights: tuple[Fraction, ...] = (Fraction(1, 4),) * 4
-    ref_length: RefLengthRule = "closest"
-    smoothing: str = "none"
-    smoothing_value: Fraction | None = None
-    effective_order: bool = False
-    zero_precision: ZeroPrecision = "limit"
-    undefined_precision: UndefinedPrecision = "zero"
-    aggregation: Aggregation = "micro"
-    unnormalized_weights: bool = False
-    # Conventions of real tools beyond the paper's open points (spec chapter 13, CONV).
-    denominator: Denominator = "l_n"
-    early_return: EarlyReturn = "none"
-    zero_value: Fraction | None = None
-    brevity_penalty: BrevityPenaltyRule = "paper"
-    empty_references: EmptyReferences = "keep"
-    no_reference: NoReference = "error"
-    empty_candidates: EmptyCandidates = "keep"
-    zero_length: ZeroLength = "limit"
-    empty_corpus: EmptyCorpus = "error"
-    arithmetic: Arithmetic = "exact"
-    scale: Scale = "unit"
-    round_digits: int | None = None
+    ref_length: RefLengthRule = _paper("ref_length")
+    empty_references: EmptyReferences = _paper("empty_references")
+    no_reference: NoReference = _paper("no_reference")
+    empty_candidates: EmptyCandidates = _paper("empty_candidates")
+    zero_length: ZeroLength = _paper("zero_length")
+    empty_corpus: EmptyCorpus = _paper("empty_corpus")
+    denominator: Denominator = _paper("denominator")
+    early_return: EarlyReturn = _paper("early_return")
+    undefined_precision: UndefinedPrecision = _paper("undefined_precision")
+    effective_order: bool = _paper("effective_order")
+    zero_precision: ZeroPrecision = _paper("zero_precision")
+    zero_value: Fraction | None = _paper("zero_value")
+    smoothing: str = _paper("smoothing")
+    smoothing_value: Fraction | None = _paper("smoothing_value")
+    brevity_penalty: BrevityPenaltyRule = _paper("brevity_penalty")
+    aggregation: Aggregation = _paper("aggregation")
+    arithmetic: Arithmetic = _paper("arithmetic")
+    scale: Scale = _paper("scale")
+    round_digits: int | None = _paper("round_digits")
+    max_order: int = _paper("max_order")
+    weights: tuple[Fraction, ...] = _paper("weights")
+    unnormalized_weights: bool = _paper("unnormalized_weights")
 
     @property
     def zero_constant(self) -> Fraction:
         """The sentinel p_n (``sentinel``) or the constant log p_n (``log-constant``) of EC-002."""
-        if self.zero_value is not None:
-            return self.zero_value
-        return DEFAULT_LOG_CONSTANT if self.zero_precision == "log-constant" else DEFAULT_SENTINEL
+        return zero_constant(self.zero_precision, self.zero_value)
 
     @property
     def segment_rules(self) -> SegmentRules:
@@ -93,65 +121,62 @@ class BleuOptions:
         return self.max_order + int(SMOOTHING_METHODS[self.smoothing].needs_next_order)
 
     def signature(self) -> str:
-        """A short string naming every option that can change the number."""
-        uniform = self.weights == (Fraction(1, self.max_order),) * self.max_order
-        w = "uniform" if uniform else ",".join(str(x) for x in self.weights)
-        smooth = self.smoothing
-        method = SMOOTHING_METHODS[self.smoothing]
-        if method.parameter is not None:
-            value = self.smoothing_value if self.smoothing_value is not None else method.default
-            shown = "None" if value is None else number_text(value, short=True)
-            smooth += f"[{method.parameter}={shown}]"
+        """A short string naming every option that can change the number (spec API-OPTIONS): the
+        registry's signature fields in their places, then :meth:`convention_fields`, then the version."""
+        head = sorted((f.signature, f.name) for f in BY_NAME.values() if f.signature is not None)
         return "|".join(
             [
-                f"N:{self.max_order}",
-                f"w:{w}",
-                f"r:{self.ref_length}",
-                f"smooth:{smooth}",
-                f"eff:{'yes' if self.effective_order else 'no'}",
-                f"zero:{self.zero_precision}",
-                f"undef:{self.undefined_precision}",
-                f"agg:{self.aggregation}",
+                *(f"{key}:{self._signed(name)}" for (_, key), name in head),
                 *self.convention_fields(),
                 f"version:{VERSION}",
             ]
         )
 
+    def _signed(self, name: str) -> str:
+        if name == "weights":
+            uniform = self.weights == (Fraction(1, self.max_order),) * self.max_order
+            return "uniform" if uniform else ",".join(str(x) for x in self.weights)
+        if name == "effective_order":
+            return "yes" if self.effective_order else "no"
+        if name == "smoothing":
+            method = SMOOTHING_METHODS[self.smoothing]
+            if method.parameter is None:
+                return self.smoothing
+            value = self.smoothing_value if self.smoothing_value is not None else method.default
+            shown = "None" if value is None else number_text(value, short=True)
+            return f"{self.smoothing}[{method.parameter}={shown}]"
+        return str(getattr(self, name))
+
     def convention_fields(self) -> list[str]:
-        """``name:value`` for every convention of chapter 13 that is not the paper's default."""
-        names = (
-            "denominator",
-            "early_return",
-            "brevity_penalty",
-            "empty_references",
-            "no_reference",
-            "empty_candidates",
-            "zero_length",
-            "empty_corpus",
-            "arithmetic",
-            "scale",
-        )
-        default = BleuOptions()
-        shown = [f"{n}:{getattr(self, n)}" for n in names if getattr(self, n) != getattr(default, n)]
+        """``name:value`` for every convention of chapter 13 that is not the paper's (the registry's
+        fields outside the signature's head, refinements apart), then EC-002's constant and the decimals."""
+        shown = [
+            f"{f.name}:{getattr(self, f.name)}"
+            for f in BY_NAME.values()
+            if f.name in OPTION_FIELDS
+            and f.signature is None
+            and f.kind == "choice"
+            and getattr(self, f.name) != f.paper
+        ]
         if self.zero_precision in ("sentinel", "log-constant"):
-            value = self.zero_constant
-            text = (
-                str(value)
-                if value.denominator == 1
-                else f"{Decimal(value.numerator) / value.denominator:.6e}"
-            )
-            shown.append(f"zero_value:{text}")
+            shown.append(f"zero_value:{constant_text(self.zero_constant)}")
         if self.round_digits is not None:
             shown.append(f"round:{self.round_digits}")
         return shown
 
 
-OPTION_NAMES = tuple(f.name for f in fields(BleuOptions))
+if {f.name for f in fields(BleuOptions)} != set(OPTION_FIELDS):
+    raise TypeError("BleuOptions' fields must be the registry's option fields")
+OPTION_NAMES = OPTION_FIELDS
 
 
-def _choice(name: str, value: object, allowed: tuple[str, ...], spec_id: str) -> str:
+def _choice(name: str, value: object) -> str:
+    """A value of a choice field, or the BleuOptionError naming the field's spec entry."""
+    allowed = tuple(BY_NAME[name].values)
     if not isinstance(value, str) or value not in allowed:
-        raise BleuOptionError(spec_id, f"{name} must be one of {', '.join(allowed)}; got {value!r}")
+        raise BleuOptionError(
+            BY_NAME[name].spec_id, f"{name} must be one of {', '.join(allowed)}; got {value!r}"
+        )
     return value
 
 
@@ -201,23 +226,31 @@ def _round_digits(value: object) -> int | None:
 def make_options(**options: Any) -> BleuOptions:
     """Validate keyword options (spec API-OPTIONS) and return them as :class:`BleuOptions`.
 
+    Every option is a field of :mod:`reference_bleu.registry`, at the paper's value when not
+    given; a former name (``empty_refs``, ``bp``, ...) still works, with a DeprecationWarning.
     ``max_order`` defaults to ``len(weights)`` when only weights are given, else 4.
     Unknown names and values out of their domain raise :class:`BleuOptionError`.
     """
+    options = {canonical(name, "make_options", stacklevel=3): value for name, value in options.items()}
     unknown = sorted(set(options) - set(OPTION_NAMES))
     if unknown:
         raise BleuOptionError(
             "API-OPTIONS", f"unknown option(s) {', '.join(unknown)}; known: {', '.join(OPTION_NAMES)}"
         )
+    given = {**PAPER_OPTIONS, **options}
     raw_weights: list[WeightLike] | None = options.get("weights")
     max_order = options.get("max_order")
     if max_order is None:
-        max_order = len(raw_weights) if isinstance(raw_weights, list | tuple) else 4
-    unnormalized = _flag("unnormalized_weights", options.get("unnormalized_weights", False))
+        max_order = len(raw_weights) if isinstance(raw_weights, list | tuple) else PAPER_OPTIONS["max_order"]
+    unnormalized = _flag("unnormalized_weights", given["unnormalized_weights"])
     weights = weights_w_n(max_order, raw_weights, sum_to_one=not unnormalized)
-    smoothing = _choice("smoothing", options.get("smoothing", "none"), tuple(SMOOTHING_METHODS), "SMOOTH")
-    undefined = options.get("undefined_precision", "zero")
-    if undefined == "smoothed" and smoothing not in SMOOTHING_OF_UNDEFINED:
+    choices: dict[str, Any] = {
+        f.name: _choice(f.name, given[f.name])
+        for f in BY_NAME.values()
+        if f.name in OPTION_FIELDS and f.kind == "choice"
+    }
+    smoothing = choices["smoothing"]
+    if choices["undefined_precision"] == "smoothed" and smoothing not in SMOOTHING_OF_UNDEFINED:
         raise BleuOptionError(
             "EC-003",
             "undefined_precision='smoothed' needs a smoothing defined on 0/0 "
@@ -228,53 +261,12 @@ def make_options(**options: Any) -> BleuOptions:
             SMOOTHING_METHODS[smoothing].spec_id, f"nltk's {smoothing} is defined for N = 4 only"
         )
     return BleuOptions(
+        **choices,
         max_order=max_order,
         weights=weights,
-        ref_length=_choice("ref_length", options.get("ref_length", "closest"), REF_LENGTH_RULES, "EC-001"),  # type: ignore[arg-type]
-        smoothing=smoothing,
-        smoothing_value=_smoothing_value(options.get("smoothing_value"), smoothing),
-        effective_order=_flag("effective_order", options.get("effective_order", False)),
-        zero_precision=_choice(  # type: ignore[arg-type]
-            "zero_precision", options.get("zero_precision", "limit"), get_args(ZeroPrecision), "EC-002"
-        ),
-        undefined_precision=_choice(  # type: ignore[arg-type]
-            "undefined_precision",
-            options.get("undefined_precision", "zero"),
-            get_args(UndefinedPrecision),
-            "EC-003",
-        ),
-        aggregation=_choice(  # type: ignore[arg-type]
-            "aggregation", options.get("aggregation", "micro"), get_args(Aggregation), "EC-009"
-        ),
+        smoothing_value=_smoothing_value(given["smoothing_value"], smoothing),
+        effective_order=_flag("effective_order", given["effective_order"]),
         unnormalized_weights=unnormalized,
-        denominator=_choice(  # type: ignore[arg-type]
-            "denominator", options.get("denominator", "l_n"), get_args(Denominator), "EC-015"
-        ),
-        early_return=_choice(  # type: ignore[arg-type]
-            "early_return", options.get("early_return", "none"), get_args(EarlyReturn), "EC-016"
-        ),
-        zero_value=_zero_value(options.get("zero_value"), options.get("zero_precision", "limit")),
-        brevity_penalty=_choice(  # type: ignore[arg-type]
-            "brevity_penalty", options.get("brevity_penalty", "paper"), get_args(BrevityPenaltyRule), "EC-017"
-        ),
-        empty_references=_choice(  # type: ignore[arg-type]
-            "empty_references", options.get("empty_references", "keep"), get_args(EmptyReferences), "EC-005"
-        ),
-        no_reference=_choice(  # type: ignore[arg-type]
-            "no_reference", options.get("no_reference", "error"), get_args(NoReference), "EC-006"
-        ),
-        empty_candidates=_choice(  # type: ignore[arg-type]
-            "empty_candidates", options.get("empty_candidates", "keep"), get_args(EmptyCandidates), "EC-004"
-        ),
-        zero_length=_choice(  # type: ignore[arg-type]
-            "zero_length", options.get("zero_length", "limit"), get_args(ZeroLength), "EC-004"
-        ),
-        empty_corpus=_choice(  # type: ignore[arg-type]
-            "empty_corpus", options.get("empty_corpus", "error"), get_args(EmptyCorpus), "EC-012"
-        ),
-        arithmetic=_choice(  # type: ignore[arg-type]
-            "arithmetic", options.get("arithmetic", "exact"), get_args(Arithmetic), "EC-013"
-        ),
-        scale=_choice("scale", options.get("scale", "unit"), get_args(Scale), "EC-013"),  # type: ignore[arg-type]
-        round_digits=_round_digits(options.get("round_digits")),
+        zero_value=_zero_value(given["zero_value"], choices["zero_precision"]),
+        round_digits=_round_digits(given["round_digits"]),
     )

@@ -32,6 +32,7 @@ from reference_bleu.inputs import validate_corpus
 from reference_bleu.length import Length
 from reference_bleu.options import OPTION_NAMES, BleuOptions, make_options
 from reference_bleu.profiles import profile_options, resolve
+from reference_bleu.registry import PAPER_TEXT
 from reference_bleu.statistics import MAX_COUNT, Statistics, normal_length
 from reference_bleu.text import (
     TEXT_OPTIONS,
@@ -40,7 +41,6 @@ from reference_bleu.text import (
     text_mode,
     tokenized_corpus,
 )
-from reference_bleu.tokenizers import PAPER_TEXT
 
 PARTIAL_FORMAT = "reference-bleu-partial"
 PARTIAL_FORMAT_VERSION = 1

@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import Any
 
 from reference_bleu.errors import BleuOptionError
-from reference_bleu.tokenizers import PAPER_TEXT
+from reference_bleu.registry import AXES, NOT_TEXT, OPTION_FIELDS, PAPER_TEXT, shown_values
 
 Params = Mapping[str, str]
 
@@ -62,6 +62,10 @@ class Family:
     build: Callable[[Params], Profile]
     #: Parameters whose value is a number, checked by the options rather than listed.
     numeric: tuple[str, ...] = ()
+    #: What the tool takes: tokens (the caller's lists), text, SGML text, tokenized text.
+    takes: str = ""
+    #: How its text becomes tokens, from its source (file:line); "as NAME" where it is another's.
+    text_rule: str = ""
 
     def __call__(self, params: Params) -> Profile:
         unknown = sorted(set(params) - set(self.parameters) - set(self.numeric))
@@ -213,6 +217,12 @@ _SACREBLEU_FAMILY = Family(
     {"smooth": "exp", "eff": "false", "tokenize": "13a", "lc": "false", "width": "1"},
     _sacrebleu,
     numeric=("value",),
+    takes="text",
+    text_rule=(
+        "sacrebleu 2.6.0 sacrebleu/metrics/bleu.py:295-302 `_preprocess_segment`: "
+        "`sent.lower()` if `-lc` (:301), then the tokenizer (default `13a`) on `sent.rstrip()` "
+        "(:302); the n-grams are of its `split()`"
+    ),
 )
 _SACREBLEU_SENTENCE_FAMILY = Family(
     "sacrebleu-sentence",
@@ -220,6 +230,8 @@ _SACREBLEU_SENTENCE_FAMILY = Family(
     {"smooth": "exp", "eff": "true", "tokenize": "13a", "lc": "false", "width": "1"},
     _sacrebleu_sentence,
     numeric=("value",),
+    takes="text",
+    text_rule="as sacrebleu",
 )
 
 
@@ -322,6 +334,11 @@ _NLTK_FAMILY = Family(
     {"method": tuple(_NLTK_SMOOTHING), "auto_reweigh": _BOOL},
     {"method": "0", "auto_reweigh": "false"},
     _nltk,
+    takes="tokens (the caller's lists)",
+    text_rule=(
+        "nltk's `corpus_bleu` takes token lists; the profile's text rule is the command line's "
+        "whitespace split"
+    ),
 )
 
 
@@ -385,8 +402,28 @@ def _mteval_14_intl(params: Params) -> Profile:
     )
 
 
-_MTEVAL_FAMILY = Family("mteval-13a", {"c": _BOOL}, {"c": "false"}, _mteval_13a)
-_MTEVAL_14_FAMILY = Family("mteval-14-intl", {"c": _BOOL}, {"c": "false"}, _mteval_14_intl)
+_MTEVAL_FAMILY = Family(
+    "mteval-13a",
+    {"c": _BOOL},
+    {"c": "false"},
+    _mteval_13a,
+    takes="SGML text",
+    text_rule=(
+        "mteval-v13a.pl:925-928 the entities, :932 `tr/[A-Z]/[a-z]/ unless $preserve_case` "
+        "(ASCII lower-casing by default; `-c` keeps case), then the 13a rules (TOK-SGML)"
+    ),
+)
+_MTEVAL_14_FAMILY = Family(
+    "mteval-14-intl",
+    {"c": _BOOL},
+    {"c": "false"},
+    _mteval_14_intl,
+    takes="SGML text",
+    text_rule=(
+        "mteval-v14.pl:963-967 the entities, :969 `lc(...) unless $preserve_case` (Unicode, by "
+        "default; `-c` keeps case), then the intl rules"
+    ),
+)
 
 
 def _multi_bleu(params: Params) -> Profile:
@@ -410,7 +447,17 @@ def _multi_bleu(params: Params) -> Profile:
     )
 
 
-_MULTI_BLEU_FAMILY = Family("multi-bleu", {"lc": _BOOL}, {"lc": "false"}, _multi_bleu)
+_MULTI_BLEU_FAMILY = Family(
+    "multi-bleu",
+    {"lc": _BOOL},
+    {"lc": "false"},
+    _multi_bleu,
+    takes="tokenized text",
+    text_rule=(
+        "multi-bleu.perl:61,68 `lc` on bytes with `-lc` only (ASCII), :62,69 Perl `split` on "
+        "ASCII whitespace; the text is expected tokenized already"
+    ),
+)
 
 
 # --- Python and Rust libraries --------------------------------------------------------------------
@@ -444,7 +491,14 @@ def _nmt(params: Params) -> Profile:
     )
 
 
-_NMT_FAMILY = Family("nmt", {"smooth": _BOOL}, {"smooth": "false"}, _nmt)
+_NMT_FAMILY = Family(
+    "nmt",
+    {"smooth": _BOOL},
+    {"smooth": "false"},
+    _nmt,
+    takes="tokens (the caller's lists)",
+    text_rule="nmt/scripts/bleu.py `compute_bleu` takes token lists",
+)
 
 
 def _bleuscore(params: Params) -> Profile:
@@ -471,7 +525,14 @@ def _bleuscore(params: Params) -> Profile:
     )
 
 
-_BLEUSCORE_FAMILY = Family("bleuscore", {"smooth": _BOOL}, {"smooth": "false"}, _bleuscore)
+_BLEUSCORE_FAMILY = Family(
+    "bleuscore",
+    {"smooth": _BOOL},
+    {"smooth": "false"},
+    _bleuscore,
+    takes="text",
+    text_rule="crates/bleuscore/src/bleu.rs:66 `Tokenizer13a::new()`; case kept",
+)
 
 TORCHMETRICS = "torchmetrics 1.9.0 torchmetrics/functional/text/bleu.py"
 
@@ -535,12 +596,24 @@ def _torchmetrics_sacrebleu(params: Params) -> Profile:
     )
 
 
-_TORCHMETRICS_FAMILY = Family("torchmetrics", {"smooth": _BOOL}, {"smooth": "false"}, _torchmetrics)
+_TORCHMETRICS_FAMILY = Family(
+    "torchmetrics",
+    {"smooth": _BOOL},
+    {"smooth": "false"},
+    _torchmetrics,
+    takes="text",
+    text_rule="torchmetrics/functional/text/bleu.py:58 `sentence.split()`; case kept",
+)
 _TORCHMETRICS_SACREBLEU_FAMILY = Family(
     "torchmetrics-sacrebleu",
     {"smooth": _BOOL, "tokenize": _TOKENIZE, "lc": _BOOL},
     {"smooth": "false", "tokenize": "13a", "lc": "false"},
     _torchmetrics_sacrebleu,
+    takes="text",
+    text_rule=(
+        "functional/text/sacre_bleu.py:153-155,168 sacrebleu's tokenizer, then `lower()` if "
+        "`lowercase`, then `split()`"
+    ),
 )
 
 COCO = "pycocoevalcap 1.2 pycocoevalcap/bleu/bleu_scorer.py"
@@ -633,6 +706,8 @@ _IGNITE_FAMILY = Family(
     {"smooth": tuple(_IGNITE_SMOOTHING), "average": ("macro", "micro")},
     {"smooth": "no_smooth", "average": "macro"},
     _ignite,
+    takes="tokens (the caller's lists)",
+    text_rule="ignite.metrics.nlp.Bleu takes token lists",
 )
 
 FAST_BLEU = "fast-bleu 0.0.90 fast_bleu/cpp_sources/sources/nltk.cpp"
@@ -674,7 +749,14 @@ def _fast_bleu(params: Params) -> Profile:
     )
 
 
-_FAST_BLEU_FAMILY = Family("fast-bleu", {"smoothing": ("0", "1")}, {"smoothing": "1"}, _fast_bleu)
+_FAST_BLEU_FAMILY = Family(
+    "fast-bleu",
+    {"smoothing": ("0", "1")},
+    {"smoothing": "1"},
+    _fast_bleu,
+    takes="tokens (the caller's lists)",
+    text_rule="fast-bleu's `BLEU` takes token lists",
+)
 
 
 # --- the registry ---------------------------------------------------------------------------------
@@ -682,15 +764,38 @@ _FAST_BLEU_FAMILY = Family("fast-bleu", {"smoothing": ("0", "1")}, {"smoothing":
 PROFILES: dict[str, Family] = {
     f.name: f
     for f in (
-        Family("paper", {}, {}, _paper),
+        Family(
+            "paper",
+            {},
+            {},
+            _paper,
+            takes="tokens (the caller's lists)",
+            text_rule=(
+                "Papineni et al. 2002: the caller tokenizes (EC-010); the command line splits "
+                "each line on whitespace"
+            ),
+        ),
         _SACREBLEU_FAMILY,
         _SACREBLEU_SENTENCE_FAMILY,
         Family(
-            "sacrebleu-1.5", _SACREBLEU_PARAMS, _SACREBLEU_FAMILY.defaults, _sacrebleu_15, numeric=("value",)
+            "sacrebleu-1.5",
+            _SACREBLEU_PARAMS,
+            _SACREBLEU_FAMILY.defaults,
+            _sacrebleu_15,
+            numeric=("value",),
+            takes="text",
+            text_rule="as sacrebleu",
         ),
         _NLTK_FAMILY,
-        Family("nltk-sentence", _NLTK_FAMILY.parameters, _NLTK_FAMILY.defaults, _nltk_sentence),
-        Family("nltk-3.2", {}, {}, _nltk_32),
+        Family(
+            "nltk-sentence",
+            _NLTK_FAMILY.parameters,
+            _NLTK_FAMILY.defaults,
+            _nltk_sentence,
+            takes="tokens (the caller's lists)",
+            text_rule="as nltk",
+        ),
+        Family("nltk-3.2", {}, {}, _nltk_32, takes="tokens (the caller's lists)", text_rule="as nltk"),
         _MTEVAL_FAMILY,
         _MTEVAL_14_FAMILY,
         _MULTI_BLEU_FAMILY,
@@ -698,7 +803,18 @@ PROFILES: dict[str, Family] = {
         _TORCHMETRICS_FAMILY,
         _TORCHMETRICS_SACREBLEU_FAMILY,
         _BLEUSCORE_FAMILY,
-        Family("coco", {}, {}, _coco),
+        Family(
+            "coco",
+            {},
+            {},
+            _coco,
+            takes="text",
+            text_rule=(
+                "pycocoevalcap/bleu/bleu_scorer.py:27 `s.split()`; captions are usually "
+                "PTB-tokenized by the caller first (the COCO pipeline's `PTBTokenizer`, not "
+                "part of `Bleu`)"
+            ),
+        ),
         _IGNITE_FAMILY,
         _FAST_BLEU_FAMILY,
     )
@@ -745,60 +861,17 @@ _MISSING = object()
 
 
 def option_axes(options: Mapping[str, Any]) -> dict[str, str]:
-    """The value on every score axis of CONV-SPACE of the point ``options``, as short strings."""
+    """The value on every axis of the registry but the text's (spec CONV-SPACE) at the point
+    ``options``, as short strings; the options are validated (a BleuOptionError if refused)."""
     from reference_bleu.options import make_options  # noqa: PLC0415 -- options import nothing of profiles
 
-    o = make_options(**options)
-    smoothing = o.smoothing
-    if o.smoothing_value is not None:
-        smoothing += f"={o.smoothing_value}"
-    zero: str = o.zero_precision
-    if zero in ("sentinel", "log-constant"):
-        zero += f"({o.signature().split('zero_value:')[1].split('|')[0]})"
-    undefined = "effective" if o.effective_order else o.undefined_precision
-    output = o.scale + ("" if o.round_digits is None else f",{o.round_digits}dp")
-    return {
-        "ref_length": o.ref_length,
-        "empty_refs": o.empty_references,
-        "no_ref": o.no_reference,
-        "empty_hyps": o.empty_candidates,
-        "zero_length": o.zero_length,
-        "empty_corpus": o.empty_corpus,
-        "denominator": o.denominator,
-        "early_return": o.early_return,
-        "undefined": undefined,
-        "zero": zero,
-        "smoothing": smoothing,
-        "bp": o.brevity_penalty,
-        "aggregation": o.aggregation,
-        "arithmetic": o.arithmetic,
-        "output": output,
-    }
+    validated = make_options(**options)
+    return shown_values({name: getattr(validated, name) for name in OPTION_FIELDS}, NOT_TEXT)
 
 
-#: The spec entry that defines each axis of :func:`axis_values` (spec CONV-SPACE).
-AXIS_ENTRIES = {
-    "level": "EC-009",
-    "tokenize": "TOK-PIPELINE",
-    "lowercase": "TOK-CASE",
-    "case_order": "TOK-CASE-ORDER",
-    "split": "TOK-SPLIT-RULE",
-    "ref_length": "EC-001",
-    "empty_refs": "EC-005",
-    "no_ref": "EC-006",
-    "empty_hyps": "EC-004",
-    "zero_length": "EC-004",
-    "empty_corpus": "EC-012",
-    "denominator": "EC-015",
-    "early_return": "EC-016",
-    "undefined": "EC-003",
-    "zero": "EC-002",
-    "smoothing": "SMOOTH",
-    "bp": "EC-017",
-    "aggregation": "EC-009",
-    "arithmetic": "CONV-ARITH",
-    "output": "EC-013",
-}
+#: The spec entry that defines each axis of :func:`axis_values` (spec CONV-SPACE): the level's, then
+#: the registry's.
+AXIS_ENTRIES = {"level": "EC-009", **{name: axis.field.spec_id for name, axis in AXES.items()}}
 
 
 def paper_differences(profile: Profile) -> list[tuple[str, str, str]]:
@@ -813,8 +886,8 @@ def paper_differences(profile: Profile) -> list[tuple[str, str, str]]:
 
 def axis_values(profile: Profile) -> dict[str, str]:
     """The profile's value on every axis of CONV-SPACE (text axes and level too), defaults filled in."""
-    text = {"level": profile.level, "tokenize": profile.tokenize, "lowercase": profile.lowercase}
-    return {**text, "case_order": profile.case_order, "split": profile.split, **option_axes(profile.options)}
+    text = shown_values(profile.text, ("text",))
+    return {"level": profile.level, **text, **option_axes(profile.options)}
 
 
 def profile_table(profiles: list[Profile], width: int = 100) -> str:

@@ -1,17 +1,12 @@
-"""Points of the convention space and their axes, derived from the options and the profiles (spec ATTR-AXES).
+"""Points of the convention space and their axes, as the registry declares them (spec ATTR-AXES).
 
 A point is the text conventions (``tokenize_line``'s keywords) plus validated options
-(:class:`reference_bleu.options.BleuOptions`): every field that decides a number. The axes are
-the ones CONV-SPACE names, as :func:`reference_bleu.profiles.axis_values` computes them (the
-level left out: it is the aggregation's name, not an input of the computation). Which fields
-make up an axis is not written down here but found by probing: a field belongs to the axes
-whose value changes when that field alone changes, from the paper's point or from a named
-profile's. A field that no axis shows is an axis of its own. The values an axis takes are
-the ones the named profiles take and the ones the options declare (their ``Literal`` types,
-the smoothing methods, the tokenizers).
+(:class:`reference_bleu.options.BleuOptions`): every field that decides a number. The fields,
+their values and the axes they make up are :mod:`reference_bleu.registry`'s: an axis is a field
+and the fields that refine it (``zero_value`` refines ``zero_precision``). The values an axis
+takes are the ones the named profiles take and the ones the registry declares.
 
-This module is where the attribution and the identification (spec chapter 15) read the
-space; the single convention registry of a later redesign should take its place.
+This module is where the attribution and the identification (spec chapter 15) read the space.
 """
 
 from __future__ import annotations
@@ -20,35 +15,23 @@ import itertools
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, get_args, get_type_hints
+from typing import Any
 
 from reference_bleu.errors import BleuError
-from reference_bleu.options import OPTION_NAMES, BleuOptions, make_options
-from reference_bleu.profiles import PROFILES, Profile, axis_values, resolve
-from reference_bleu.smoothing import SMOOTHING_METHODS
-from reference_bleu.tokenizers import (
-    CASE_FOLDINGS,
-    CASE_ORDERS,
-    MECAB_TOKENIZERS,
+from reference_bleu.options import BleuOptions, make_options
+from reference_bleu.profiles import PROFILES, resolve
+from reference_bleu.registry import (
+    AXES,
+    BY_NAME,
+    OPTION_FIELDS,
     PAPER_TEXT,
-    SGML_TOKENIZERS,
-    SPLIT_RULES,
-    TOKENIZERS,
+    TEXT_FIELDS,
+    axis_of,
+    shown_values,
 )
 
-#: The text fields of a point, as ``tokenize_line`` keywords (TOK-PIPELINE).
-TEXT_FIELDS = tuple(PAPER_TEXT)
 #: Every field of a point: the text fields, then the options' fields (API-OPTIONS).
-FIELDS = (*TEXT_FIELDS, *OPTION_NAMES)
-#: The axis of CONV-SPACE left out: a profile's level is named by its aggregation, which is the axis.
-DESCRIPTIVE_AXES = ("level",)
-#: Declared values of the text fields (spec TOK-PIPELINE, TOK-CASE, TOK-SPLIT-RULE, TOK-CASE-ORDER).
-_TEXT_VALUES: dict[str, tuple[str, ...]] = {
-    "tokenize": (*TOKENIZERS, *SGML_TOKENIZERS, *MECAB_TOKENIZERS),
-    "lowercase": CASE_FOLDINGS,
-    "split": SPLIT_RULES,
-    "case_order": CASE_ORDERS,
-}
+FIELDS = (*TEXT_FIELDS, *OPTION_FIELDS)
 
 Fields = dict[str, Any]
 
@@ -64,7 +47,7 @@ class Point:
     @property
     def fields(self) -> Fields:
         """Every field's value: the text fields, then the options' fields."""
-        return {**dict(self.text), **{name: getattr(self.options, name) for name in OPTION_NAMES}}
+        return {**dict(self.text), **{name: getattr(self.options, name) for name in OPTION_FIELDS}}
 
     @property
     def key(self) -> tuple[Any, ...]:
@@ -72,39 +55,12 @@ class Point:
         return (self.text, self.options)
 
     def axes(self) -> dict[str, str]:
-        """The point's value on every axis of :func:`axes`, as ``reference-bleu profiles`` shows it."""
-        shown = axis_values(_as_profile(self))
-        values = {axis: shown[axis] for axis in shown if axis not in DESCRIPTIVE_AXES}
-        for field in own_axes():
-            values[field] = _shown(self.fields[field])
-        return values
+        """The point's value on every axis of the registry, as ``reference-bleu profiles`` shows it."""
+        return shown_values(self.fields)
 
     def named(self, name: str) -> Point:
         """The same point under another name."""
         return Point(self.text, self.options, name)
-
-
-def _shown(value: Any) -> str:
-    if isinstance(value, tuple):
-        return ",".join(str(v) for v in value)
-    return str(value)
-
-
-def _as_profile(point: Point) -> Profile:
-    options = {name: getattr(point.options, name) for name in OPTION_NAMES}
-    text = dict(point.text)
-    return Profile(
-        point.name or "point",
-        "",
-        "",
-        "",
-        options,
-        (),
-        tokenize=text["tokenize"],
-        lowercase=text["lowercase"],
-        split=text["split"],
-        case_order=text["case_order"],
-    )
 
 
 def make_point(values: Mapping[str, Any], name: str = "") -> Point:
@@ -114,11 +70,11 @@ def make_point(values: Mapping[str, Any], name: str = "") -> Point:
         raise BleuError("ATTR-AXES", f"unknown field(s) {', '.join(unknown)}")
     text = tuple((k, str(values.get(k, PAPER_TEXT[k]))) for k in TEXT_FIELDS)
     for key, value in text:
-        if value not in _TEXT_VALUES[key]:
+        if value not in BY_NAME[key].values:
             raise BleuError(
-                "ATTR-AXES", f"{key} must be one of {', '.join(_TEXT_VALUES[key])}, not {value!r}"
+                "ATTR-AXES", f"{key} must be one of {', '.join(BY_NAME[key].values)}, not {value!r}"
             )
-    options = make_options(**{k: v for k, v in values.items() if k in OPTION_NAMES})
+    options = make_options(**{k: v for k, v in values.items() if k in OPTION_FIELDS})
     return Point(text, options, name)
 
 
@@ -149,77 +105,27 @@ def named_points() -> tuple[Point, ...]:
     return tuple(points.values())
 
 
-@cache
-def _paper_axes() -> dict[str, str]:
-    return axis_values(_as_profile(profile_point("paper")))
-
-
-def _changed_axes(before: Fields, after: Fields) -> frozenset[str] | None:
-    """The CONV-SPACE axes whose value differs between two field assignments; None if either is refused."""
-    try:
-        a = axis_values(_as_profile(make_point(before)))
-        b = axis_values(_as_profile(make_point(after)))
-    except BleuError:
-        return None
-    return frozenset(k for k in a if a[k] != b[k] and k not in DESCRIPTIVE_AXES)
-
-
 def _declared_values(field: str) -> tuple[Any, ...]:
-    """The values the modules declare for a field: a Literal's, the smoothing methods, the tokenizers."""
-    if field in _TEXT_VALUES:
-        return _TEXT_VALUES[field]
-    if field == "smoothing":
-        return tuple(SMOOTHING_METHODS)
-    hint = get_type_hints(BleuOptions)[field]
-    args = get_args(hint)
-    if hint is bool:
+    """The values the registry declares for a field: its choices, or both values of a flag."""
+    declared = BY_NAME[field]
+    if declared.kind == "flag":
         return (False, True)
-    return args if args and all(isinstance(a, str) for a in args) else ()
+    return tuple(declared.values)
 
 
-@cache
 def field_axes() -> dict[str, tuple[str, ...]]:
-    """ATTR-AXES. The axes each field belongs to, found by changing that field alone.
-
-    From the paper's point to each declared value, and, for each named profile, from the
-    paper to the profile's value and from the profile back to the paper's value. A field that
-    changes no axis (N, the weights) is an axis of its own, named by the field.
-    """
-    paper = profile_point("paper").fields
-    found: dict[str, set[str]] = {name: set() for name in FIELDS}
-    for name in FIELDS:
-        for value in _declared_values(name):
-            found[name] |= _changed_axes(paper, {**paper, name: value}) or frozenset()
-    for point in named_points():
-        mine = point.fields
-        for name in FIELDS:
-            if mine[name] != paper[name]:
-                found[name] |= _changed_axes(paper, {**paper, name: mine[name]}) or frozenset()
-                found[name] |= _changed_axes(mine, {**mine, name: paper[name]}) or frozenset()
-    order = list(axes_of_space())
-    return {name: tuple(sorted(axes, key=order.index)) if axes else (name,) for name, axes in found.items()}
-
-
-def axes_of_space() -> tuple[str, ...]:
-    """The axes of CONV-SPACE in the order ``reference-bleu profiles`` lists them (the pipeline's order)."""
-    return tuple(axis for axis in _paper_axes() if axis not in DESCRIPTIVE_AXES)
-
-
-@cache
-def own_axes() -> tuple[str, ...]:
-    """Fields that no CONV-SPACE axis shows, each an axis of its own (N, the weights, ...)."""
-    space = axes_of_space()
-    return tuple(name for name, owned in field_axes().items() if owned == (name,) and name not in space)
+    """ATTR-AXES. The axis each field belongs to (the registry's), as a one-axis tuple."""
+    return {name: (axis_of(name).name,) for name in FIELDS}
 
 
 def axes() -> tuple[str, ...]:
-    """ATTR-AXES. Every axis: CONV-SPACE's, in its order, then the fields that are axes of their own."""
-    return (*axes_of_space(), *own_axes())
+    """ATTR-AXES. Every axis of the registry, in its order."""
+    return tuple(AXES)
 
 
 def axis_fields(axis: str) -> tuple[str, ...]:
     """The fields that make up ``axis``."""
-    return tuple(name for name, owned in field_axes().items() if axis in owned)
+    return AXES[axis].fields
 
 
 def differing_fields(a: Point, b: Point) -> list[str]:

@@ -14,7 +14,8 @@ from typing import Any
 
 from reference_bleu.errors import BleuInputError, BleuOptionError
 from reference_bleu.profiles import Profile
-from reference_bleu.tokenizers import PAPER_TEXT, tokenize_line
+from reference_bleu.registry import PAPER_TEXT
+from reference_bleu.tokenizers import tokenize_line
 
 #: The API's text options (TOK-PIPELINE keywords): what a profile's ``text`` holds.
 TEXT_OPTIONS: tuple[str, ...] = tuple(PAPER_TEXT)

@@ -42,14 +42,6 @@ CASE_FOLDINGS: tuple[str, ...] = get_args(CaseFolding)
 CASE_ORDERS: tuple[str, ...] = get_args(CaseOrder)
 SPLIT_RULES: tuple[str, ...] = get_args(SplitRule)
 
-#: The paper's text conventions (the command line's defaults), as ``tokenize_line`` keywords.
-PAPER_TEXT: dict[str, str] = {
-    "tokenize": "none",
-    "lowercase": "none",
-    "split": "unicode",
-    "case_order": "before",
-}
-
 #: A function from a character to its Unicode general category ("Lu", "Po", ...).
 CategoryOf = Callable[[str], str]
 

@@ -36,7 +36,7 @@ def test_shapley_values_match_a_hand_computation() -> None:
     a = profile_point("paper")
     b = make_point({"ref_length": "longest", "scale": "percent", "round_digits": 1}, "b")
     result = compare(corpus, a, b, scale="percent")
-    assert [p.name for p in result.players] == ["ref_length", "output"]
+    assert [p.name for p in result.players] == ["ref_length", "scale"]
     # v on the percent scale. v(∅): paper, closest r = 3 < c, BP = 1, p_n = 1: 100.
     # v(ref): r = 6, BP = exp(1 - 6/4) = exp(-1/2): 100 exp(-1/2), the exact score to 40 digits.
     mpmath.mp.dps = 60
@@ -50,8 +50,8 @@ def test_shapley_values_match_a_hand_computation() -> None:
     assert result.shapley == ((phi_ref,), (phi_out,))
     assert phi_ref + phi_out == result.difference[0] == v_both - v0
     # The path in the order asked: output first, then ref_length.
-    path = compare(corpus, a, b, order=["output"]).path
-    assert [s.player.name for s in path] == ["output", "ref_length"]
+    path = compare(corpus, a, b, order=["scale"]).path
+    assert [s.player.name for s in path] == ["scale", "ref_length"]
     assert [s.deltas[0] for s in path] == [v_out - v0, v_both - v_out]
 
 
@@ -145,9 +145,9 @@ def test_compare_sacrebleu_and_nltk_on_wmt17_adds_up_exactly() -> None:
         "tokenize",
         "denominator",
         "early_return",
-        "zero",
+        "zero_precision",
         "smoothing",
-        "output",
+        "scale",
     ]
     for system in report["systems"]:
         difference = Fraction(system["difference"]["exact"])

@@ -205,7 +205,7 @@ def test_profiles_lists_every_profile_on_every_axis(capsys: pytest.CaptureFixtur
     entries = [line.split(" (")[0] for line in out.split("\n\n")[0].splitlines() if not line.startswith(" ")]
     assert entries == list(PROFILES)
     assert "\nmulti-bleu (" in out
-    assert "zero=log-constant(-9999999999)" in out
+    assert "zero_precision=log-constant(-9999999999)" in out
     assert max(len(line) for line in out.splitlines()) <= 100  # fits a terminal (issue 22: was 421)
 
 

@@ -227,9 +227,9 @@ def test_a_documented_alternative_is_a_variant_until_accepted(
 SPEC_CONVENTIONS = [
     ("ref_length=average", "ref_length=average"),
     ("smoothing=chen-cherry-5", "smoothing=chen-cherry-5"),
-    ("undefined_precision=error", "undefined=error"),
-    ("zero_precision=skip", "zero=skip"),
-    ("effective_order=true", "undefined=effective"),
+    ("undefined_precision=error", "undefined_precision=error"),
+    ("zero_precision=skip", "zero_precision=skip"),
+    ("effective_order=true", "undefined_precision=effective"),
     ("aggregation=macro", "aggregation=macro"),
     ("ref_length=closest-longer", "ref_length=closest-longer"),
     ("smoothing=floor", "smoothing=floor"),
@@ -255,7 +255,7 @@ def test_a_peer_is_placed_at_its_profile_and_conformant_to_it(capsys: pytest.Cap
     verdict: Any = report["targets"][0]["verdict"]  # type: ignore[index]
     assert code == 1
     assert (verdict["level"], verdict["point"]) == ("variant", "nltk")
-    assert {"denominator", "zero"} <= {d["axis"] for d in verdict["differs"]}
+    assert {"denominator", "zero_precision"} <= {d["axis"] for d in verdict["differs"]}
     # Explanations name the target's own conventions only: nltk's, not sacrebleu's.
     assert not [m for m in verdict["matched"] if "sacrebleu" in m]
     code, report = _report(capsys, "-t", "nltk", "--expect", "nltk")
@@ -321,7 +321,7 @@ def test_sacrebleu_1_5_is_placed_at_its_profile_and_is_a_variant_of_sacrebleu_2(
     code, report = _report(capsys, "--command", command, "--expect", "sacrebleu[tokenize=none]")
     verdict = report["targets"][0]["verdict"]  # type: ignore[index]
     assert (verdict["level"], code) == ("variant", 1)
-    assert {d["axis"] for d in verdict["differs"]} == {"empty_refs", "early_return"}
+    assert {d["axis"] for d in verdict["differs"]} == {"empty_references", "early_return"}
     # An empty corpus scored 0 is a choice outside BLEU's domain: acceptable, reported (CONF-VERDICT).
     assert {d["axis"]: d["found"] for d in verdict["choices"]} == {"empty_corpus": "zero"}
 
@@ -577,9 +577,9 @@ def test_a_text_target_is_placed_by_its_tokenizer_and_case_folding(
     )
     assert {d["axis"]: (d["expected"], d["found"]) for d in target["verdict"]["differs"]} == {
         "tokenize": ("none", "13a"),
-        "case": ("none", "unicode"),
+        "lowercase": ("none", "unicode"),
     }
-    code, report = _report(capsys, *args, "--accept", "tokenize=13a", "--accept", "case=unicode")
+    code, report = _report(capsys, *args, "--accept", "tokenize=13a", "--accept", "lowercase=unicode")
     assert code == 0
     assert report["targets"][0]["verdict"]["level"] == "conformant"  # type: ignore[index]
 

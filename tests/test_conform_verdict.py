@@ -38,8 +38,8 @@ def test_accept_adds_a_value_beside_the_expected_one(capsys: pytest.CaptureFixtu
 #: Targets written in tests/conform_targets.py that are the paper's BLEU inside its domain, with
 #: the choices each makes outside it (spec CONF-VERDICT), as the axes name them.
 DOMAIN_CHOICES = [
-    ("lenient_domain", {"no_ref": "drop", "empty_hyps": "drop", "empty_corpus": "zero"}),
-    ("refuses_zero_lengths", {"no_ref": "empty", "zero_length": "error"}),
+    ("lenient_domain", {"no_reference": "drop", "empty_candidates": "drop", "empty_corpus": "zero"}),
+    ("refuses_zero_lengths", {"no_reference": "empty", "zero_length": "error"}),
 ]
 
 

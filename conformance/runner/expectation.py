@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, get_args
+from functools import cache
+from typing import Any
 
 from conformance.peers.targets import ReferenceTarget
 from conformance.runner.client import ProtocolTarget
@@ -40,91 +41,39 @@ from conformance.suite.invariants import BY_ID, InvariantViolationError
 from conformance.suite.loader import load_vectors
 from reference_bleu import corpus_bleu
 from reference_bleu.errors import BleuError, BleuOptionError
-from reference_bleu.inputs import EmptyCandidates, NoReference
-from reference_bleu.length import REF_LENGTH_RULES
-from reference_bleu.options import EmptyCorpus, ZeroLength
-from reference_bleu.profiles import AXIS_ENTRIES, PROFILES, Profile, option_axes, resolve
-from reference_bleu.smoothing import SMOOTHING_METHODS
-from reference_bleu.tokenizers import CASE_FOLDINGS, TOKENIZERS
+from reference_bleu.profiles import PROFILES, Family, Profile, option_axes, resolve
+from reference_bleu.registry import AXES, BY_NAME, Axis, axes_in, axis_of, canonical
 
-#: The axes the battery can observe on token input, with the spec entry that defines each
-#: (the arithmetic as EC-013, the precision of the printed score, which the runner sees).
-AXIS_SPEC = {
-    **{
-        axis: AXIS_ENTRIES[axis]
-        for axis in (
-            "ref_length",
-            "empty_refs",
-            "denominator",
-            "early_return",
-            "undefined",
-            "zero",
-            "smoothing",
-            "bp",
-            "aggregation",
-            "no_ref",
-            "empty_hyps",
-            "zero_length",
-            "empty_corpus",
-        )
-    },
-    "arithmetic": "EC-013",
-}
-#: ``--accept AXIS=VALUE``: the option each axis is set through.
-ACCEPT_OPTION = {
-    "ref_length": "ref_length",
-    "empty_refs": "empty_references",
-    "denominator": "denominator",
-    "early_return": "early_return",
-    "undefined": "undefined_precision",
-    "zero": "zero_precision",
-    "smoothing": "smoothing",
-    "bp": "brevity_penalty",
-    "aggregation": "aggregation",
-    "arithmetic": "arithmetic",
-    "no_ref": "no_reference",
-    "empty_hyps": "empty_candidates",
-    "zero_length": "zero_length",
-    "empty_corpus": "empty_corpus",
-}
+#: The axes the battery observes on token input (spec CONF-VERDICT): the registry's score and domain
+#: axes with declared values (N and the weights are the paper's in every question), each with the
+#: spec entry that defines it.
+OBSERVED: tuple[Axis, ...] = tuple(a for a in axes_in("score", "domain") if a.field.values)
+AXIS_SPEC = {axis.name: axis.field.spec_id for axis in OBSERVED}
 #: The axes outside BLEU's domain (spec CONF-VERDICT): what a tool does where the paper defines
 #: nothing (no reference, an empty candidate, c = 0 or r = 0, an empty corpus), with every value.
 #: Any value is acceptable under every expectation unless ``--strict-domain`` pins them.
-DOMAIN_AXES: dict[str, tuple[str, ...]] = {
-    "no_ref": get_args(NoReference),
-    "empty_hyps": get_args(EmptyCandidates),
-    "zero_length": get_args(ZeroLength),
-    "empty_corpus": get_args(EmptyCorpus),
-}
-#: Profile parameters that only change text handling or printing, not the number on tokens.
-TEXT_PARAMETERS = frozenset({"tokenize", "lc", "width", "c"})
-#: One-axis changes of the expected point that the search also tries.
-ONE_AXIS_CHANGES: tuple[tuple[str, Any], ...] = (
-    *(("ref_length", rule) for rule in REF_LENGTH_RULES),
-    ("aggregation", "macro"),
-    ("aggregation", "micro"),
-    ("arithmetic", "binary32"),
-    ("effective_order", True),
-    ("zero_precision", "skip"),
-    ("undefined_precision", "skip"),
-    ("undefined_precision", "one"),
-    ("denominator", "max1-segment"),
-    ("denominator", "max1-total"),
-    ("early_return", "no-unigram-match"),
-    ("early_return", "no-match"),
-    ("early_return", "any-zero"),
-    ("empty_references", "drop"),
-    ("undefined_precision", "error"),
-    *(("no_reference", value) for value in ("error", "empty", "drop")),
-    *(("empty_candidates", value) for value in ("keep", "drop", "error")),
-    *(("empty_corpus", value) for value in ("error", "zero")),
-    ("zero_length", "error"),
-    *(
-        ("smoothing", name)
-        for name, method in SMOOTHING_METHODS.items()
-        if name != "none" and not method.tool
-    ),
-)
+DOMAIN_AXES: dict[str, tuple[str, ...]] = {a.name: tuple(a.field.values) for a in axes_in("domain")}
+#: The text axes a text target is judged on (FP-TEXT): the tokenizer and the case folding.
+TEXT_AXES = {name: AXES[name] for name in ("tokenize", "lowercase")}
+
+
+def _assignment_of(field: str, value: str) -> dict[str, Any]:
+    """``--accept FIELD=VALUE`` for a field that refines an axis (``effective_order=true``): the
+    assignment of the axis's fields it makes, the others at the paper's."""
+    declared = BY_NAME[canonical(field, "--accept", stacklevel=4)]
+    axis = axis_of(declared.name)
+    parsed: Any = value.strip().lower() == "true" if declared.kind == "flag" else value
+    return {**{f: BY_NAME[f].paper for f in axis.fields}, declared.name: parsed}
+
+
+def one_axis_changes() -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every value of every observed axis, as (``axis=value``, the assignment of its fields): the
+    one-axis changes of the expected point that the search tries (the registry's, all of them)."""
+    for axis in OBSERVED:
+        for assignment in axis.assignments():
+            yield f"{axis.name}={axis.shown(assignment)}", assignment
+
+
 #: Generated corpora in the battery, beside the fingerprint's diagnostics.
 GENERATED = 24
 #: Further generated corpora (another seed) searched for a question that separates two points the
@@ -137,8 +86,6 @@ MAX_SEPARATING_QUESTIONS = 6
 NOT_IN_BATTERY = frozenset({"FP-SCALE", "FP-TEXT"})
 #: The name of the candidate made of the fingerprint's findings (the search's last resort for a name).
 FINGERPRINT_POINT = "the fingerprint's point"
-#: The text axes (FP-TEXT, text targets only), accepted as ``--accept tokenize=13a`` or ``case=unicode``.
-TEXT_AXES = {"tokenize": (TOKENIZERS, "TOK-PIPELINE"), "case": (CASE_FOLDINGS, "TOK-CASE")}
 
 
 @dataclass(frozen=True)
@@ -187,14 +134,21 @@ class Expectation:
     def parse(cls, profile: str, accepted: Sequence[str] = (), *, strict_domain: bool = False) -> Expectation:
         """The expectation from the command line; a bad name or axis is a BleuOptionError."""
         changes: list[tuple[str, str]] = []
+        known = [*TEXT_AXES, *AXIS_SPEC]
         for item in accepted:
-            axis, sep, value = item.partition("=")
-            if not sep or (axis not in ACCEPT_OPTION and axis not in TEXT_AXES):
-                known = ", ".join([*ACCEPT_OPTION, *TEXT_AXES])
-                raise BleuOptionError("CONF-VERDICT", f"--accept takes AXIS=VALUE with AXIS one of {known}")
-            if axis in TEXT_AXES and value not in TEXT_AXES[axis][0]:
+            name, sep, value = item.partition("=")
+            axis = canonical(name.strip(), "--accept", stacklevel=2)
+            if axis in BY_NAME and axis not in known:
+                axis = axis_of(axis).name  # a field that refines an axis: effective_order=true
+                value = AXES[axis].shown(_assignment_of(name.strip(), value))
+            if not sep or axis not in known:
                 raise BleuOptionError(
-                    "CONF-VERDICT", f"--accept {axis}= takes one of {', '.join(TEXT_AXES[axis][0])}"
+                    "CONF-VERDICT", f"--accept takes AXIS=VALUE with AXIS one of {', '.join(known)}"
+                )
+            if axis in TEXT_AXES and value not in TEXT_AXES[axis].field.values:
+                raise BleuOptionError(
+                    "CONF-VERDICT",
+                    f"--accept {axis}= takes one of {', '.join(TEXT_AXES[axis].field.values)}",
                 )
             if (axis, value) not in changes:
                 changes.append((axis, value))
@@ -215,10 +169,11 @@ class Expectation:
     def _changed(self, changes: Sequence[tuple[str, str]]) -> Candidate:
         options = dict(self.profile.options)
         for axis, value in changes:
-            if axis == "undefined" and value == "effective":
-                options["effective_order"] = True
-            else:
-                options[ACCEPT_OPTION[axis]] = value
+            assignment = next(
+                (a for a in AXES[axis].assignments() if value in (AXES[axis].shown(a), a[axis])),
+                {axis: value},
+            )
+            options.update({k: v for k, v in assignment.items() if v is not None and v is not False})
         try:
             option_axes(options)  # the accepted values are valid options
         except BleuError as error:
@@ -252,7 +207,7 @@ class Expectation:
     @property
     def text(self) -> dict[str, str]:
         """The expected tokenizer and case folding of a text target: the profile's."""
-        return {"tokenize": self.profile.tokenize, "case": self.profile.lowercase}
+        return {name: self.profile.text[name] for name in TEXT_AXES}
 
 
 @dataclass(frozen=True)
@@ -314,7 +269,7 @@ class Verdict:
             "differs": [{"axis": a, "spec": s, "expected": e, "found": f} for a, s, e, f in self.differs],
             "unaccounted": list(self.unaccounted),
             "battery": self.battery,
-            "text": None if self.text is None else {"tokenize": self.text[0], "case": self.text[1]},
+            "text": None if self.text is None else dict(zip(TEXT_AXES, self.text, strict=True)),
             "questions": [q.as_json() for q in self.questions],
             "ambiguous": list(self.ambiguous),
             "accounted": list(self.accounted),
@@ -366,9 +321,24 @@ def generated_corpora(seed: int, count: int = GENERATED) -> list[Corpus]:
     return corpora
 
 
+@cache
+def _moves_the_score(family: Family, parameter: str) -> bool:
+    """Whether a profile family's parameter changes the number on tokens (not only the text or the
+    printed decimals): some value of it moves an observed axis away from the family's defaults."""
+
+    def observed(params: Mapping[str, str]) -> dict[str, str] | None:
+        try:
+            return Candidate("", dict(family(params).options)).axes
+        except BleuError:
+            return None
+
+    base = observed(family.defaults)
+    return any(observed({**family.defaults, parameter: v}) != base for v in family.parameters[parameter])
+
+
 def _parameter_grid(profile: str) -> list[dict[str, str]]:
     family = PROFILES[profile]
-    names = [p for p in family.parameters if p not in TEXT_PARAMETERS]
+    names = [p for p in family.parameters if _moves_the_score(family, p)]
     return [
         dict(zip(names, values, strict=True))
         for values in itertools.product(*(family.parameters[n] for n in names))
@@ -380,11 +350,9 @@ def candidates(expectation: Expectation, found: Mapping[str, Any]) -> list[Candi
     with every score-affecting parameter, and the fingerprint's point."""
     expected = expectation.candidate
     found_points = [expected, *expectation.accepted_points()]
-    for option, value in ONE_AXIS_CHANGES:
-        changed = {**expected.options, option: value}
-        if value == "macro" and option == "aggregation":
-            changed.pop("effective_order", None)
-        found_points.append(Candidate(f"{expected.name} with {option}={value}", changed))
+    for change, assignment in one_axis_changes():
+        changed = {**expected.options, **assignment}
+        found_points.append(Candidate(f"{expected.name} with {change}", changed))
     for name in PROFILES:
         for params in _parameter_grid(name):
             spec = name + ("[" + ",".join(f"{k}={v}" for k, v in params.items()) + "]" if params else "")
@@ -522,11 +490,10 @@ def domain_fit(start: Candidate, corpora: Sequence[Corpus], answers: Sequence[An
     while improved and best:
         improved = False
         for axis, values in DOMAIN_AXES.items():
-            option = ACCEPT_OPTION[axis]
             for value in values:
                 if best == 0 or point.axes[axis] == value:
                     continue
-                trial = Candidate(point.name, {**point.options, option: value})
+                trial = Candidate(point.name, {**point.options, axis: value})
                 misses = _misses(trial, corpora, answers)
                 if misses < best:
                     point, best, improved = trial, misses, True
@@ -536,19 +503,10 @@ def domain_fit(start: Candidate, corpora: Sequence[Corpus], answers: Sequence[An
     return Candidate(f"{start.name} with {', '.join(changes)}", point.options)
 
 
-#: The options behind each axis, to set one axis of a point to another point's value.
-AXIS_OPTIONS = {
-    **{axis: (option,) for axis, option in ACCEPT_OPTION.items()},
-    "undefined": ("undefined_precision", "effective_order"),
-    "zero": ("zero_precision", "zero_value"),
-    "smoothing": ("smoothing", "smoothing_value"),
-}
-
-
 def with_axis(candidate: Candidate, other: Candidate, axis: str) -> Candidate:
     """``candidate`` with ``axis`` set to ``other``'s value."""
-    options = {k: v for k, v in candidate.options.items() if k not in AXIS_OPTIONS[axis]}
-    options.update({k: v for k, v in other.options.items() if k in AXIS_OPTIONS[axis]})
+    options = {k: v for k, v in candidate.options.items() if k not in AXES[axis].fields}
+    options.update({k: v for k, v in other.options.items() if k in AXES[axis].fields})
     return Candidate(f"{candidate.name} with {axis} as {other.name}", options)
 
 
@@ -659,10 +617,10 @@ def with_text(
         text = text_of(again.convention.flags) if again.convention else None
     if text is None:
         return replace(verdict, level="not conformant", point="", differs=(), unaccounted=("FP-TEXT",))
-    found = dict(zip(("tokenize", "case"), text, strict=True))
+    found = dict(zip(TEXT_AXES, text, strict=True))
     expected, acceptable = expectation.text, expectation.acceptable()
     shown = tuple(
-        (axis, TEXT_AXES[axis][1], expected[axis], found[axis])
+        (axis, TEXT_AXES[axis].field.spec_id, expected[axis], found[axis])
         for axis in TEXT_AXES
         if found[axis] != expected[axis]
     )

@@ -110,15 +110,15 @@ def _check_params(name: str, params: dict[str, str], known: tuple[str, ...]) -> 
 
 def _reference(params: dict[str, str]) -> Served:
     from reference_bleu import corpus_bleu, sentence_bleu  # noqa: PLC0415
-    from reference_bleu.options import OPTION_NAMES  # noqa: PLC0415
     from reference_bleu.options import VERSION as REFERENCE_VERSION  # noqa: PLC0415
+    from reference_bleu.registry import BY_NAME, OPTION_FIELDS, canonical  # noqa: PLC0415
 
-    _check_params("reference", params, OPTION_NAMES)
+    params = {canonical(key, "reference[NAME=VALUE]"): value for key, value in params.items()}
+    _check_params("reference", params, OPTION_FIELDS)
     options: dict[str, Any] = {}
-    for key, value in params.items():
-        options[key] = int(value) if key == "max_order" else value
-        if key in ("effective_order", "unnormalized_weights"):
-            options[key] = _flag(value)
+    for key, value in params.items():  # each read as the registry's field declares it
+        kind = BY_NAME[key].kind
+        options[key] = int(value) if kind == "int" else _flag(value) if kind == "flag" else value
 
     def score(level: str, hyps: list[Any], refs: list[list[Any]]) -> dict[str, Any]:
         result = (

@@ -17,6 +17,7 @@ from conformance.peers.targets import NltkTarget
 from conformance.runner.client import ProtocolTarget, TargetFaultError, TargetSkippedError, absolute_tolerance
 from reference_bleu import corpus_bleu
 from reference_bleu.errors import BleuError
+from reference_bleu.registry import AXES
 from reference_bleu.tokenizers import tokenize_line
 
 Corpus = tuple[list[list[str]], list[list[list[str]]]]
@@ -78,8 +79,13 @@ class Point:
     conventions: Callable[[Config], tuple[Convention, ...]]
     level: str = "corpus"
     #: The axes of the convention space (spec CONV-SPACE) this point observes: a report shows a
-    #: placed target's values on them.
+    #: placed target's values on them. Each is an axis of the registry.
     axes: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        unknown = [axis for axis in self.axes if axis not in AXES]
+        if unknown:
+            raise TypeError(f"{self.id} observes {unknown}: not axes of reference_bleu.registry")
 
 
 @dataclass(frozen=True)

@@ -89,7 +89,7 @@ EMPTY_HYPOTHESIS = Point(
     "what does an empty candidate give?",
     _EMPTY_HYP,
     _empty_hyp,
-    axes=("empty_hyps",),
+    axes=("empty_candidates",),
 )
 EMPTY_REFERENCE = Point(
     "FP-EMPTY-REFERENCE",
@@ -97,7 +97,7 @@ EMPTY_REFERENCE = Point(
     "what does an empty reference do?",
     _EMPTY_REF,
     _empty_ref,
-    axes=("empty_refs",),
+    axes=("empty_references",),
 )
 NO_REFERENCE = Point(
     "FP-NO-REFERENCE",
@@ -105,7 +105,7 @@ NO_REFERENCE = Point(
     "what does a segment without references give?",
     _NO_REF,
     _no_ref,
-    axes=("no_ref",),
+    axes=("no_reference",),
 )
 EMPTY_CORPUS = Point(
     "FP-EMPTY-CORPUS",

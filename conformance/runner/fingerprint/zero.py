@@ -209,7 +209,7 @@ ZERO = Point(
     "what does a zero precision give: smoothing method and parameter?",
     _ZERO,
     _zero,
-    axes=("zero", "smoothing", "early_return", "denominator"),
+    axes=("zero_precision", "smoothing", "early_return", "denominator"),
 )
 UNDEFINED = Point(
     "FP-UNDEFINED",
@@ -217,5 +217,5 @@ UNDEFINED = Point(
     "what does an order without n-grams give (effective order)?",
     _UNDEFINED,
     _undefined,
-    axes=("undefined",),
+    axes=("undefined_precision",),
 )
