@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Context, Decimal, localcontext
 from fractions import Fraction
@@ -16,7 +16,7 @@ from reference_bleu.floating import float_mean, float_score
 from reference_bleu.inputs import validate_corpus
 from reference_bleu.length import Length
 from reference_bleu.options import BleuOptions, make_options
-from reference_bleu.profiles import profile_options, resolve
+from reference_bleu.profiles import Profile, profile_options, resolve
 from reference_bleu.smoothing import SMOOTHING_METHODS, LastSegment
 from reference_bleu.statistics import Statistics, corpus_statistics
 from reference_bleu.text import split_text_options, text_conventions, text_mode, tokenized_corpus
@@ -238,9 +238,14 @@ def corpus_bleu(hypotheses: Any, references: Any, profile: str | None = None, **
         )
     if chosen is None:
         return corpus_bleu_with(make_options(**options), hypotheses, references)
-    merged, overridden = profile_options(chosen, options)
-    result = corpus_bleu_with(make_options(**merged), hypotheses, references)
-    return replace(result, profile=chosen.name, overridden=overridden)
+    merged, _ = profile_options(chosen, options)
+    return under_profile(corpus_bleu_with(make_options(**merged), hypotheses, references), chosen, options)
+
+
+def under_profile(result: BleuResult, profile: Profile, given: Mapping[str, Any]) -> BleuResult:
+    """CONV-PROFILES. ``result`` named as computed under ``profile``, with the options ``given``
+    beside it that changed its value (the API's and the command line's one way to say so)."""
+    return replace(result, profile=profile.name, overridden=profile_options(profile, given)[1])
 
 
 def corpus_bleu_with(options: BleuOptions, hypotheses: Any, references: Any) -> BleuResult:

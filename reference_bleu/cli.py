@@ -17,7 +17,14 @@ from dataclasses import replace
 from typing import Any, NoReturn
 
 from reference_bleu import attribution_cli
-from reference_bleu.api import BleuResult, conventional_total, needs_segments, printed, score_segments
+from reference_bleu.api import (
+    BleuResult,
+    conventional_total,
+    needs_segments,
+    printed,
+    score_segments,
+    under_profile,
+)
 from reference_bleu.errors import BleuError
 from reference_bleu.explain import explain
 from reference_bleu.files import (
@@ -167,7 +174,9 @@ def _input_arguments(parser: argparse.ArgumentParser) -> None:
 _FAMILY_PARAMETERS = {"smoothing": "smooth"}
 
 
-def _profile(args: argparse.Namespace) -> Profile | None:
+def _resolve_profile(args: argparse.Namespace) -> Profile | None:
+    """The profile ``--profile`` names (with a family parameter the flags set), resolved once per run
+    (:func:`_run` keeps it as ``args.resolved``)."""
     name = getattr(args, "profile", None)
     if name is None:
         return None
@@ -182,6 +191,12 @@ def _profile(args: argparse.Namespace) -> Profile | None:
             profile = resolve(f"{family}[{','.join([*params, f'{parameter}={value}'])}]")
         except BleuError:
             continue  # not a value of the family: the flag overrides the option alone
+    return profile
+
+
+def _profile(args: argparse.Namespace) -> Profile | None:
+    """The run's profile, as :func:`_run` resolved it."""
+    profile: Profile | None = getattr(args, "resolved", None)
     return profile
 
 
@@ -579,12 +594,13 @@ def _notice(args: argparse.Namespace) -> None:
 
 
 def _sentence_options(args: argparse.Namespace, profile: Profile | None) -> BleuOptions:
-    """-sl: sacrebleu turns effective order on for sentence scores (sacrebleu.py:446); so does its profile."""
+    """-sl: the options the profile's tool changes when it scores each segment alone (its
+    ``sentence_options``: sacrebleu turns effective order on), unless given on the command line."""
     options = _options(args)
-    sacrebleu = profile is not None and profile.tool == "sacrebleu"
-    if sacrebleu and args.effective_order is None and options.smoothing != "add-k":
-        options = replace(options, effective_order=True)
-    return options
+    if profile is None:
+        return options
+    changed = {k: v for k, v in profile.sentence_options.items() if getattr(args, k, None) is None}
+    return replace(options, **changed) if changed else options
 
 
 def _output(args: argparse.Namespace, form: SacrebleuForm | None) -> str:
@@ -656,7 +672,7 @@ def _sentence_level(args: argparse.Namespace, profile: Profile | None) -> int:
 def _with_profile(result: BleuResult, args: argparse.Namespace, profile: Profile | None) -> BleuResult:
     if profile is None:
         return result
-    return replace(result, profile=profile.name, overridden=profile_options(profile, _given(args))[1])
+    return under_profile(result, profile, _given(args))
 
 
 def _check_score_args(args: argparse.Namespace) -> None:
@@ -846,6 +862,7 @@ def _run(argv: Sequence[str] | None) -> int:
     if argv[:1] == ["conform"]:
         return _conform(argv[1:])
     args = _parser().parse_args(argv)
+    args.resolved = _resolve_profile(args)
     if args.command == "explain":
         options = _options(args)
         text = _text(args)

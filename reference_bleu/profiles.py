@@ -45,6 +45,9 @@ class Profile:
     level: str = "corpus"
     #: Exceptions the tool raises where the reference raises a BleuError (spec ID -> name).
     raises: Mapping[str, str] = field(default_factory=dict)
+    #: What the tool's command line changes when it scores each segment alone (sacrebleu's ``-sl``
+    #: turns effective order on): options applied under ``score --sentence-level`` (CLI-OUTPUT).
+    sentence_options: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def text(self) -> dict[str, str]:
@@ -152,6 +155,8 @@ def _sacrebleu(params: Params) -> Profile:
         tokenize=params["tokenize"],
         lowercase="unicode" if params["lc"] == "true" else "none",
         raises=_SACREBLEU_RAISES,
+        # sacrebleu.py:446 -sl sets use_effective_order; under add-k it changes no number (0/0 is k/k)
+        sentence_options={} if params["smooth"] == "add-k" else {"effective_order": True},
     )
 
 
@@ -170,6 +175,7 @@ def _sacrebleu_sentence(params: Params) -> Profile:
         lowercase="unicode" if params["lc"] == "true" else "none",
         level="sentence",
         raises=_SACREBLEU_RAISES,
+        sentence_options=_sacrebleu(params).sentence_options,
     )
 
 
@@ -200,6 +206,7 @@ def _sacrebleu_15(params: Params) -> Profile:
         tokenize=base.tokenize,
         lowercase=base.lowercase,
         raises={"EC-006": "EOFError"},
+        sentence_options=base.sentence_options,
     )
 
 

@@ -66,9 +66,9 @@ def test_a_refused_mixture_joins_its_axes() -> None:
     corpus = CountedCorpus([["a b c", "a"]], [["a b c d"], ["a b"]], ["s"])
     result = compare(corpus, profile_point("paper"), profile_point("coco"))
     names = [p.name for p in result.players]
-    assert "undefined+smoothing" in names
+    assert "undefined_precision+smoothing" in names
     assert sum(v[0] for v in result.shapley) == result.difference[0]
-    assert any("undefined+smoothing" in note for note in result.merged)
+    assert any("undefined_precision+smoothing" in note for note in result.merged)
 
 
 RULES = product(("keep", "drop"), ("error", "empty", "drop"), ("keep", "drop"))
