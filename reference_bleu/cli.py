@@ -131,6 +131,7 @@ def _field_arguments(parser: argparse.ArgumentParser, names: Sequence[str], *, p
     text = parser.add_argument_group(_GROUP_TITLES["text"])
     options = parser.add_argument_group(_GROUP_TITLES["options"])
     if profile:
+        parser.set_defaults(resolve_profile=True)  # _run resolves it once
         options.add_argument(
             "--profile",
             "-p",
@@ -862,7 +863,7 @@ def _run(argv: Sequence[str] | None) -> int:
     if argv[:1] == ["conform"]:
         return _conform(argv[1:])
     args = _parser().parse_args(argv)
-    args.resolved = _resolve_profile(args)
+    args.resolved = _resolve_profile(args) if getattr(args, "resolve_profile", False) else None
     if args.command == "explain":
         options = _options(args)
         text = _text(args)

@@ -41,7 +41,7 @@ from conformance.suite.invariants import BY_ID, InvariantViolationError
 from conformance.suite.loader import load_vectors
 from reference_bleu import corpus_bleu
 from reference_bleu.errors import BleuError, BleuOptionError
-from reference_bleu.profiles import PROFILES, Family, Profile, option_axes, resolve
+from reference_bleu.profiles import PROFILES, Profile, option_axes, resolve
 from reference_bleu.registry import AXES, BY_NAME, Axis, axes_in, axis_of, canonical
 
 #: The axes the battery observes on token input (spec CONF-VERDICT): the registry's score and domain
@@ -322,9 +322,10 @@ def generated_corpora(seed: int, count: int = GENERATED) -> list[Corpus]:
 
 
 @cache
-def _moves_the_score(family: Family, parameter: str) -> bool:
+def _moves_the_score(name: str, parameter: str) -> bool:
     """Whether a profile family's parameter changes the number on tokens (not only the text or the
     printed decimals): some value of it moves an observed axis away from the family's defaults."""
+    family = PROFILES[name]
 
     def observed(params: Mapping[str, str]) -> dict[str, str] | None:
         try:
@@ -338,7 +339,7 @@ def _moves_the_score(family: Family, parameter: str) -> bool:
 
 def _parameter_grid(profile: str) -> list[dict[str, str]]:
     family = PROFILES[profile]
-    names = [p for p in family.parameters if _moves_the_score(family, p)]
+    names = [p for p in family.parameters if _moves_the_score(profile, p)]
     return [
         dict(zip(names, values, strict=True))
         for values in itertools.product(*(family.parameters[n] for n in names))
@@ -467,12 +468,67 @@ def consistent(candidate: Candidate, corpora: Sequence[Corpus], answers: Sequenc
     )
 
 
-def _misses(candidate: Candidate, corpora: Sequence[Corpus], answers: Sequence[Answer]) -> int:
-    """How many answers the point does not predict (CONF-VERDICT)."""
-    return sum(
-        not matches(a, candidate.predict(c), candidate.tolerance)
-        for c, a in zip(corpora, answers, strict=True)
-    )
+def _misses(
+    candidate: Candidate, corpora: Sequence[Corpus], answers: Sequence[Answer], bound: int | None = None
+) -> int:
+    """How many answers the point does not predict (CONF-VERDICT); counting stops at ``bound``."""
+    missed = 0
+    for corpus, answer in zip(corpora, answers, strict=True):
+        missed += not matches(answer, candidate.predict(corpus), candidate.tolerance)
+        if bound is not None and missed >= bound:
+            break
+    return missed
+
+
+#: The registry search (CONF-VERDICT): how many of the best points each round moves, and how many
+#: rounds (each moves a point along one more axis).
+SEARCH_BEAM = 3
+SEARCH_ROUNDS = 4
+
+
+def _key(options: Mapping[str, Any]) -> str:
+    """What identifies a point's options (their values may be unhashable: a weights list)."""
+    return repr(sorted(options.items(), key=lambda item: item[0]))
+
+
+def registry_search(
+    start: Sequence[Candidate], corpora: Sequence[Corpus], answers: Sequence[Answer]
+) -> list[Candidate]:
+    """CONF-VERDICT. The points that predict every answer, found by a search over the registry when
+    no listed point does: the points predicting the most answers are moved one axis at a time to
+    every value the registry declares on the observed axes (:func:`one_axis_changes`); a round keeps
+    the ``SEARCH_BEAM`` moves that predict strictly more answers than the best so far, and the
+    search stops at a point predicting them all, when no move improves, or after ``SEARCH_ROUNDS``
+    rounds. Each axis decides the answers on its own inputs (zero counts, empty references, ties of
+    reference lengths, ...), so a combination of values is reached one axis at a time.
+    """
+    ranked = sorted(start, key=lambda c: _misses(c, corpora, answers))
+    beam = ranked[:SEARCH_BEAM]
+    best = _misses(beam[0], corpora, answers) if beam else 0
+    seen = {_key(c.options) for c in start}
+    for _ in range(SEARCH_ROUNDS):
+        if best == 0 or not beam:
+            break
+        moves: list[tuple[int, Candidate]] = []
+        for point in beam:
+            for change, assignment in one_axis_changes():
+                options = {**point.options, **assignment}
+                if _key(options) in seen:
+                    continue
+                seen.add(_key(options))
+                trial = Candidate(f"{point.name} with {change}", options)
+                try:
+                    option_axes(options)
+                except BleuError:
+                    continue
+                missed = _misses(trial, corpora, answers, bound=best)
+                if missed < best:
+                    moves.append((missed, trial))
+        if not moves:
+            break
+        moves.sort(key=lambda move: move[0])
+        best, beam = moves[0][0], [trial for _, trial in moves[:SEARCH_BEAM]]
+    return [c for c in beam if best == 0 and consistent(c, corpora, answers)]
 
 
 def domain_fit(start: Candidate, corpora: Sequence[Corpus], answers: Sequence[Answer]) -> Candidate:
@@ -663,7 +719,10 @@ def _score_verdict(
         for c in checks
         if c.id.startswith("ROB-") and c.id not in ACCOUNTABLE_FAULTS and c.status == "fail"
     ]
-    matched = [c for c in candidates(expectation, fingerprint.config) if consistent(c, corpora, answers)]
+    pool = candidates(expectation, fingerprint.config)
+    matched = [c for c in pool if consistent(c, corpora, answers)]
+    if not matched:  # no listed point: a search over the registry's values (CONF-VERDICT)
+        matched = registry_search(pool, corpora, answers)
     known = [c.options for c in matched]
     for start in (expected, *expectation.accepted_points()):  # the domain's choices, combined
         fit = domain_fit(start, corpora, answers)
