@@ -486,9 +486,17 @@ SEARCH_BEAM = 3
 SEARCH_ROUNDS = 4
 
 
-def _key(options: Mapping[str, Any]) -> str:
-    """What identifies a point's options (their values may be unhashable: a weights list)."""
-    return repr(sorted(options.items(), key=lambda item: item[0]))
+def _frozen(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
+    if isinstance(value, list | tuple):
+        return tuple(_frozen(v) for v in value)
+    return value
+
+
+def _key(options: Mapping[str, Any]) -> Any:
+    """What identifies a point's options, hashable (a weights list becomes a tuple)."""
+    return _frozen(options)
 
 
 def registry_search(
