@@ -119,7 +119,7 @@ WRONG_AT_SIZE = [
     ("wrong_on_long_tokens", "SIZE-REAL"),
     ("wrong_with_six_references", "SIZE-REAL"),
     ("int16_counters", "ROB-NAN"),
-    ("joined_ngrams", "SIZE-REAL"),
+    ("joined_ngrams", "SIZE-GENERATED"),  # its "tokens cut apart" (no collision changes WMT17's counts)
     ("batched_mean", "SIZE-REAL"),
     ("truncated_to_32", "SIZE-REAL"),
     ("wrong_after_2000_calls", "SIZE-CALLS"),
