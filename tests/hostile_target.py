@@ -4,9 +4,10 @@
 
 Every mode answers ``hello`` and then the reference's own score (so it would be conformant),
 except for its one attack, made on question 3 only (a fault restarts the target, and one is
-enough to show that the run goes on), or on every question for ``skip-all``. A mode that forks writes the pids it started to PIDFILE, so a test
-can check that none of them survives the run. The modes are the attacks of the issue "A runner
-no target can break or fool", one per defect.
+enough to show that the run goes on), or on every question for ``skip-all`` (``skip-large``: every
+corpus of more than 4 segments or with a hypothesis of more than 10 tokens). A mode that forks
+writes the pids it started to PIDFILE, so a test can check that none of them survives the run.
+The modes are the attacks of the issue "A runner no target can break or fool", one per defect.
 """
 
 from __future__ import annotations
@@ -181,6 +182,11 @@ def main() -> None:
         answer: dict[str, Any] = {"type": "result", "seq": message["seq"], "status": "ok"}
         if MODE == "skip-all" and not public(message):
             say({**answer, "status": "skipped", "reason": "not today"})
+            continue
+        if MODE == "skip-large" and (
+            len(message["hypotheses"]) > 4 or max(map(len, message["hypotheses"]), default=0) > 10
+        ):
+            say({**answer, "status": "skipped", "reason": "too large"})  # what is hard, by size
             continue
         try:
             answer["score"] = score(message)

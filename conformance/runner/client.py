@@ -48,6 +48,7 @@ from conformance.runner.protocol import (
     read_message,
 )
 from conformance.runner.references import takes
+from conformance.runner.skips import SkipRecord
 
 MAX_TIMEOUTS = 3
 #: Restarts of a target's process allowed by default (``--max-restarts``): a target that dies on
@@ -190,6 +191,8 @@ class ProtocolTarget:
     #: Questions answered (ok or error) and questions the target answered ``skipped`` (coverage).
     answered: int = 0
     skipped: int = 0
+    #: The shapes of the questions answered and skipped: what a skip was a skip of (CONF-ROBUST).
+    skips: SkipRecord = field(default_factory=SkipRecord)
     count_errors: bool = True  # off while fingerprinting: an error is then an answer, not a fault
     score_tolerance: float = SCORE_TOLERANCE  # read by the metamorphic invariants
     #: The longest answer line read, in bytes; a longer one is a protocol fault (spec CONF-ROBUST).
@@ -363,8 +366,10 @@ class ProtocolTarget:
         status = answer["status"]
         if status == "skipped":
             self.skipped += 1
+            self.skips.skip(hypotheses, references)
             raise TargetSkippedError(printable(answer.get("reason", "")), declared=False)
         self.answered += 1
+        self.skips.answer(hypotheses, references)
         if status == "error":
             raise self._fault("error", printable(answer.get("error", ""))[:500])
         sent = input_digest(hyps, refs)

@@ -35,7 +35,7 @@ from conformance.peers.targets import ReferenceTarget
 from conformance.runner.client import ProtocolTarget
 from conformance.runner.fingerprint import Fingerprint, settle, text_of
 from conformance.runner.fingerprint.base import MATCH_TOLERANCE, Answer, Corpus, Text, agrees, ask, seen
-from conformance.runner.judge.base import Check
+from conformance.runner.judge.base import MIN_ANSWERED_SHARE, Check
 from conformance.runner.references import expressible
 from conformance.suite.invariants import BY_ID, InvariantViolationError
 from conformance.suite.loader import load_vectors
@@ -384,12 +384,9 @@ def battery_answers(
     generated corpus.
     """
     corpora, answers = [], []
-    for finding in fingerprint.findings:
-        if finding.point.id in NOT_IN_BATTERY:
-            continue
-        for diagnostic, answer in zip(finding.point.diagnostics, finding.answers, strict=True):
-            corpora.append(diagnostic.corpus)
-            answers.append(answer)
+    for corpus, answer in fingerprint.asked(NOT_IN_BATTERY):
+        corpora.append(corpus)
+        answers.append(answer)
     for corpus in _generated(target, fingerprint, seed):
         corpora.append(corpus)
         answers.append(ask(target, corpus))
@@ -746,7 +743,13 @@ def _score_verdict(
     names = tuple(dict.fromkeys(c.name for c in matched))
     if faults:
         return Verdict("not conformant", label, "", names, (), tuple(faults), len(corpora)), None
-    thin = tuple(c.id for c in checks if c.status == "insufficient")
+    # a check short of answers is named; one insufficient for another reason says why (SKIPPED: the
+    # class of the questions the target skipped, spec CONF-ROBUST)
+    thin = tuple(
+        c.id if c.asked and (c.answered or 0) < MIN_ANSWERED_SHARE * c.asked else f"{c.id} ({c.detail})"
+        for c in checks
+        if c.status == "insufficient"
+    )
     if thin:  # coverage is a verdict input (spec CONF-VERDICT): no verdict on skipped questions
         return Verdict("insufficient evidence", label, "", names, (), thin, len(corpora)), None
     further = _generated(target, fingerprint, seed + 1, SEPARATING)

@@ -28,8 +28,10 @@ _HEADING = re.compile(r"^## ([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*)\b(?: — (.*))?$", r
 LEGEND = (
     "Rows: FP-* the fingerprint (which convention the target computes on each open point of the "
     "spec; the cell names the convention found), INV-* invariants (spec 09), VECTORS the test "
-    "vectors, DIFF-* scores and statistics against the reference, ROB-* robustness (errors, "
-    "hangs, crashes, bad answers). In a cell: EC-* an edge case (spec 06), DIV-* a known "
+    "vectors, DIFF-* scores and statistics against the reference, SIZE-* questions of real size "
+    "(the shipped test sets, long segments, eight references, late questions), ROB-* robustness "
+    "(errors, hangs, crashes, bad answers), SKIPPED the class of questions the target skipped. "
+    "In a cell: EC-* an edge case (spec 06), DIV-* a known "
     "divergence of a real tool (spec 10).",
     "Cells: pass; FAIL a disagreement no known convention explains; DIVERGES a known divergence "
     "(named); INSUFFICIENT too few answers to judge; n/a the check does not apply to the target "

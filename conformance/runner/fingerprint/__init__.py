@@ -132,6 +132,16 @@ class Fingerprint:
         """A text target's tokenizer and case folding (FP-TEXT), if found."""
         return text_of(self.flags)
 
+    def asked(self, leave_out: frozenset[str] = frozenset()) -> list[tuple[Corpus, Answer]]:
+        """Every diagnostic (as the target was asked it) with its answer, but the points ``leave_out``
+        names: the verdict's battery (CONF-VERDICT) and the late questions of CONF-SIZE."""
+        return [
+            (diagnostic.corpus, answer)
+            for finding in self.findings
+            if finding.point.id not in leave_out
+            for diagnostic, answer in zip(finding.point.diagnostics, finding.answers, strict=True)
+        ]
+
 
 def text_of(flags: frozenset[str] | set[str]) -> tuple[str, str] | None:
     """The (tokenizer, case folding) an FP-TEXT convention's flags name, or None."""

@@ -10,7 +10,8 @@ is ``fail`` or ``explained``.
 One family of checks a module, each a class on :class:`~.base.JudgeBase` (the target, its
 fingerprint, the budget, and running a property as a check): :mod:`.fingerprint_rows`,
 :mod:`.invariant_checks`, :mod:`.differential`, :mod:`.vector_checks` (which explains through
-the differential family) and :mod:`.robustness`. :class:`Judge` combines them and runs them in
+the differential family), :mod:`.size_checks` (questions of real size, CONF-SIZE) and
+:mod:`.robustness`. :class:`Judge` combines them and runs them in
 report order.
 """
 
@@ -23,11 +24,12 @@ from conformance.runner.judge.base import Check
 from conformance.runner.judge.fingerprint_rows import FingerprintRows
 from conformance.runner.judge.invariant_checks import InvariantChecks
 from conformance.runner.judge.robustness import RobustnessChecks
+from conformance.runner.judge.size_checks import SizeChecks
 from conformance.runner.judge.vector_checks import VectorChecks
 
 
 @dataclass
-class Judge(FingerprintRows, InvariantChecks, VectorChecks, RobustnessChecks):
+class Judge(FingerprintRows, InvariantChecks, VectorChecks, SizeChecks, RobustnessChecks):
     """Runs every check on one fingerprinted target: one family of checks a module (spec CONF-JUDGE)."""
 
     def run(
@@ -36,7 +38,7 @@ class Judge(FingerprintRows, InvariantChecks, VectorChecks, RobustnessChecks):
         """Every check, in report order; ``progress`` is told the name of each stage as it starts."""
         self.fingerprint_checks()
         self.declared_scale_check(declared_scale)
-        for stage in (self.invariant_checks, self.vector_checks, self.differential_checks):
+        for stage in (self.invariant_checks, self.vector_checks, self.differential_checks, self.size_checks):
             if progress:
                 progress(stage.__name__.replace("_checks", ""))
             stage()

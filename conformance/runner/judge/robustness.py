@@ -1,4 +1,5 @@
-"""The ROB-* rows: every kind of fault the client met, with its first shrunk input (CONF-ROBUST)."""
+"""The ROB-* rows: every kind of fault the client met, with its first shrunk input; and the SKIPPED row,
+the class of the questions the target skipped (CONF-ROBUST)."""
 
 from __future__ import annotations
 
@@ -30,3 +31,24 @@ class RobustnessChecks(JudgeBase):
                 self.checks.append(
                     Check(ident, title, "pass", f"{self.target.calls} calls", ("CONF-ROBUST",))
                 )
+        self.checks.append(self.skipped_check())
+
+    def skipped_check(self) -> Check:
+        """CONF-ROBUST, coverage. Skips are evidence: a target that answered ``skipped`` to questions it
+        was asked (a level and a reference count it declares) is never conformant on the rest alone;
+        the row is ``insufficient`` and names the class of what it skipped (conformance.runner.skips)."""
+        title = "skips no class of questions"
+        record = self.target.skips
+        answered, asked = record.answered, record.answered + len(record.skipped)
+        if not record.skipped:
+            detail = f"answered every question it was asked ({record.answered})"
+            return Check("SKIPPED", title, "pass", detail, ("CONF-ROBUST",), answered=answered, asked=asked)
+        return Check(
+            "SKIPPED",
+            title,
+            "insufficient",
+            record.described(),
+            ("CONF-ROBUST",),
+            answered=answered,
+            asked=asked,
+        )
