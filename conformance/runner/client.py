@@ -392,6 +392,10 @@ class ProtocolTarget:
         if not raw_score and not (score >= 0.0 and (score <= 1.0 + 1e-9 or not self.bounded)):
             raise self._fault("out-of-range", f"score {quote(str(raw))} is outside [0, {self.scale:g}]")
         stats = answer.get("statistics")
+        if stats is None and self.capabilities.statistics:
+            # A declared capability is a promise (spec CONF-PROTOCOL): never kept, it is a fault,
+            # not a check that quietly has nothing to compare.
+            raise self._fault("protocol", "statistics declared in the capabilities and not sent")
         bp = answer.get("brevity_penalty")
         brevity = None if bp is None else float(bp)
         if isinstance(stats, dict):  # validated by check_result

@@ -25,21 +25,31 @@ Only ``conformant`` exits 0. A variant is a documented BLEU, but not the one exp
 from __future__ import annotations
 
 import itertools
+import json
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, get_args
 
-from conformance.peers.targets import ReferenceTarget
-from conformance.runner.client import ProtocolTarget
+from conformance.peers.targets import Outcome, ReferenceTarget
+from conformance.runner.client import ProtocolTarget, TargetFaultError, TargetSkippedError
 from conformance.runner.fingerprint import Fingerprint, settle, text_of
-from conformance.runner.fingerprint.base import MATCH_TOLERANCE, Answer, Corpus, Text, agrees, ask, seen
+from conformance.runner.fingerprint.base import (
+    MATCH_TOLERANCE,
+    SKIPPED,
+    Answer,
+    Corpus,
+    Text,
+    agrees,
+    ask,
+    seen,
+)
 from conformance.runner.judge.base import Check
 from conformance.runner.references import expressible
-from conformance.suite.invariants import BY_ID, InvariantViolationError
+from conformance.suite.invariants import BY_ID, InvariantViolationError, same_statistics, statistics_of
 from conformance.suite.loader import load_vectors
 from reference_bleu import corpus_bleu
-from reference_bleu.errors import BleuError, BleuOptionError
+from reference_bleu.errors import BleuError, BleuInputError, BleuOptionError
 from reference_bleu.inputs import EmptyCandidates, NoReference
 from reference_bleu.length import REF_LENGTH_RULES
 from reference_bleu.options import EmptyCorpus, ZeroLength
@@ -592,6 +602,50 @@ def _is_corpus(value: Any) -> bool:
 ACCOUNTABLE_FAULTS = frozenset({"ROB-ERROR", "ROB-OUT-OF-RANGE"})
 
 
+#: A target's whole answer to one question at a level: its outcome (score and any statistics), or
+#: "error", SKIPPED, "fault:<kind>" (as :func:`~conformance.runner.fingerprint.base.ask` reads them).
+Reply = Outcome | str
+AskReply = Callable[[str, Corpus], Reply]
+
+
+def reply_of(target: ProtocolTarget, level: str, corpus: Corpus) -> Reply:
+    """The target's whole answer to ``corpus`` at ``level`` (statistics included, when it sends them)."""
+    try:
+        return target.score(level, corpus[0], corpus[1])
+    except TargetSkippedError:
+        return SKIPPED
+    except TargetFaultError as fault:
+        return "error" if fault.kind == "error" else f"fault:{fault.kind}"
+
+
+def point_reply(options: Mapping[str, Any], level: str, corpus: Corpus) -> Reply:
+    """The reference's whole answer at a point: its outcome, or "error" where it refuses the input."""
+    reference = ReferenceTarget(dict(options))
+    try:
+        if level == "sentence":
+            return reference.sentence(corpus[0][0], corpus[1][0])
+        return reference.corpus(*corpus)
+    except BleuError:
+        return "error"
+
+
+def same_reply(reply: Reply, point: Reply, tolerance: float) -> bool:
+    """A target's answer is the point's: the same error, or the same score (``matches``) and, when
+    it sends statistics, the point's statistics exactly (spec CONF-VERDICT). Skipped: no evidence."""
+    if reply == SKIPPED:
+        return True
+    prediction = point.score if isinstance(point, Outcome) else point
+    if isinstance(reply, str):
+        return matches(reply, prediction, tolerance)
+    if not matches(reply.score, prediction, tolerance):
+        return False
+    if not reply.has_statistics:
+        return True
+    if not isinstance(point, Outcome) or point.matches is None:
+        return False
+    return same_statistics(statistics_of(reply, len(point.matches)), statistics_of(point))
+
+
 def accounted(
     check: Check,
     candidate: Candidate,
@@ -600,17 +654,21 @@ def accounted(
     *,
     fault_inputs: Mapping[str, Any] | None = None,
     text: Text = None,
+    ask_reply: AskReply | None = None,
 ) -> bool:
     """Whether the point ``candidate`` accounts for a check that did not pass.
 
     ``fault_inputs`` are the first inputs of each kind of fault (the client's ``first_input``),
     the evidence for a ROB-* row whose own counterexample is another check's example; ``text``
-    a text target's conventions, under which each input is asked and predicted.
+    a text target's conventions, under which each input is asked and predicted; ``ask_reply``
+    the target's whole answer (statistics included): a check that compared statistics, and an
+    invariant, are accounted for only by a point whose statistics and scores the target gives.
     """
     if check.status in ("pass", "n/a") or (check.id.startswith("FP-") and check.id != "FP-SCALE-DECLARED"):
         return True  # a fingerprint row's diagnostics are in the battery, which the point predicts
+    limit = max(candidate.tolerance, tolerance)
     if check.id in BY_ID:
-        return _breaks_too(check, candidate)
+        return _breaks_too(check, candidate, ask_reply, limit, text)
     corpora: list[Corpus] = []
     if check.id == "VECTORS":  # a sentence-only target skips those of several segments
         corpora = [(v.data["hypotheses"], v.data["references"]) for v in load_vectors() if v.scored]
@@ -619,19 +677,71 @@ def accounted(
         corpora = [(list(first[0]), list(first[1]))] if _is_corpus(first) else []
     elif _is_corpus(check.counterexample) and not check.id.startswith("ROB-"):
         corpora = [(list(check.counterexample[0]), list(check.counterexample[1]))]
-    limit = max(candidate.tolerance, tolerance)
     corpora = [seen(c, text) for c in corpora]  # as a text target sees them
+    if check.compared == "statistics":  # the statistics too, exactly: a score alone says nothing of r
+        return (
+            bool(corpora)
+            and ask_reply is not None
+            and all(
+                same_reply(ask_reply("corpus", c), point_reply(candidate.options, "corpus", c), limit)
+                for c in corpora
+            )
+        )
     return bool(corpora) and all(matches(ask_target(c), candidate.predict(c), limit) for c in corpora)
 
 
-def _breaks_too(check: Check, candidate: Candidate) -> bool:
-    """An invariant the target broke is accounted for when the reference at the point breaks it too."""
+@dataclass
+class _Recorder:
+    """The reference at a point as a target of the invariants, recording each question it is asked
+    (on the tokens a text target sees) with its answer."""
+
+    options: Mapping[str, Any]
+    text: Text = None
+    asked: list[tuple[str, Corpus, Reply]] = field(default_factory=list)
+
+    @property
+    def max_order(self) -> int:
+        """N at the point (INV-IDENTITY reads it)."""
+        return ReferenceTarget(dict(self.options)).max_order
+
+    def _ask(
+        self, level: str, hypotheses: Sequence[Sequence[str]], references: Sequence[Sequence[Sequence[str]]]
+    ) -> Outcome:
+        copied: Corpus = ([list(h) for h in hypotheses], [[list(r) for r in rs] for rs in references])
+        reply = point_reply(self.options, level, seen(copied, self.text))
+        self.asked.append((level, copied, reply))
+        if not isinstance(reply, Outcome):
+            raise BleuInputError("CONF-VERDICT", "the point refuses this input")
+        return reply
+
+    def corpus(
+        self, hypotheses: Sequence[Sequence[str]], references: Sequence[Sequence[Sequence[str]]]
+    ) -> Outcome:
+        """Corpus BLEU at the point."""
+        return self._ask("corpus", hypotheses, references)
+
+    def sentence(self, hypothesis: Sequence[str], references: Sequence[Sequence[str]]) -> Outcome:
+        """Sentence BLEU at the point."""
+        return self._ask("sentence", [hypothesis], [references])
+
+
+def _breaks_too(
+    check: Check, candidate: Candidate, ask_reply: AskReply | None, tolerance: float, text: Text
+) -> bool:
+    """An invariant the target broke is accounted for when the reference at the point breaks it too
+    on the same example, and the target gives the point's answers (scores, and statistics when it
+    sends them) on every question the invariant asks there: it breaks the invariant because it is
+    that point, not for a cause of its own (spec CONF-VERDICT)."""
     if check.counterexample is None:
         return False
+    recorder = _Recorder(candidate.options, text)
     try:
-        BY_ID[check.id].check(ReferenceTarget(dict(candidate.options)), check.counterexample)
+        BY_ID[check.id].check(recorder, check.counterexample)  # type: ignore[arg-type]
     except InvariantViolationError:
-        return True
+        return ask_reply is not None and all(
+            same_reply(ask_reply(level, seen(corpus, text)), reply, tolerance)
+            for level, corpus, reply in recorder.asked
+        )
     except BleuError:
         return True  # the point refuses this example (EC-003's "error"): so may the target
     except (TypeError, ValueError, KeyError, IndexError):
@@ -700,6 +810,14 @@ def _score_verdict(
     def ask_target(corpus: Corpus) -> Answer:  # (its corpora are already as the target sees them)
         return ask(target, corpus)
 
+    replies: dict[str, Reply] = {}
+
+    def ask_reply(level: str, corpus: Corpus) -> Reply:  # asked once per question, then remembered
+        key = json.dumps([level, corpus])
+        if key not in replies:
+            replies[key] = reply_of(target, level, corpus)
+        return replies[key]
+
     faults = [
         c.id
         for c in checks
@@ -734,7 +852,13 @@ def _score_verdict(
     def unaccounted_by(point: Candidate) -> bool:
         return any(
             not accounted(
-                c, point, ask_target, tolerance, fault_inputs=target.first_input, text=fingerprint.text
+                c,
+                point,
+                ask_target,
+                tolerance,
+                fault_inputs=target.first_input,
+                text=fingerprint.text,
+                ask_reply=ask_reply,
             )
             for c in checks
             if c.status not in ("pass", "n/a")

@@ -3,6 +3,7 @@ and statistics, each difference explained only by the fingerprinted peers (CONF-
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -13,7 +14,7 @@ from conformance.runner.client import TargetFaultError
 from conformance.runner.fingerprint import applied_divergences
 from conformance.runner.fingerprint.base import PEERS, Corpus, agrees, peer_name, reference_prediction
 from conformance.runner.judge.base import Check, CheckFailureError, JudgeBase, agree_or_both_errors
-from conformance.suite.invariants import same_statistics
+from conformance.suite.invariants import same_statistics, statistics_of
 from conformance.suite.strategies import corpora
 from reference_bleu import corpus_bleu, sentence_bleu
 from reference_bleu.errors import BleuError
@@ -129,13 +130,7 @@ class DifferentialChecks(JudgeBase):
                 assume(self.acceptable(corpus))
                 out = self.target.corpus(*corpus)
                 ref = corpus_bleu(*self.seen(corpus), **self.config)
-                n = len(ref.matches)
-                got = (
-                    out.matches[:n] if out.matches else out.matches,
-                    out.totals[:n] if out.totals else out.totals,
-                    out.hyp_len,
-                    out.ref_len,
-                )
+                got = statistics_of(out, len(ref.matches))
                 want = (ref.matches, ref.totals, ref.hyp_len, ref.ref_len)
                 if not same_statistics(got, want):
                     raise CheckFailureError(
@@ -144,15 +139,14 @@ class DifferentialChecks(JudgeBase):
                         values=(_plain(got), _plain(want), self.convention),
                     )
 
-            self.checks.append(
-                self._run(
-                    "DIFF-STATS",
-                    "statistics equal the reference's, exactly",
-                    corpora(),
-                    stats_body,
-                    ("BLEU-STATS", "BLEU-CORPUS"),
-                )
+            stats = self._run(
+                "DIFF-STATS",
+                "statistics equal the reference's, exactly",
+                corpora(),
+                stats_body,
+                ("BLEU-STATS", "BLEU-CORPUS"),
             )
+            self.checks.append(replace(stats, compared="statistics"))
         else:
             self.checks.append(
                 Check(
