@@ -10,6 +10,8 @@ with its class named.
 from __future__ import annotations
 
 import json
+import re
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -18,6 +20,8 @@ from conformance.peers.targets import Outcome
 from conformance.runner.client import ProtocolTarget, TargetFaultError, python_command
 from conformance.runner.conform import main
 from conformance.runner.expectation import same_reply
+from conformance.runner.fingerprint.text import TEXT
+from reference_bleu.tokenizers import tokenize_line
 
 V = "tests.verify_targets:"
 
@@ -43,7 +47,7 @@ def test_statistics_are_compared_exactly_beside_the_score() -> None:
     assert same_reply(same, point, 1e-9)
     assert same_reply(Outcome(score=0.5), point, 1e-9)  # no statistics sent: the score decides
     for wrong in (
-        Outcome(score=0.5, matches=(3, 2, 1, 1), totals=(4, 3, 2, 1), hyp_len=4, ref_len=6.4),
+        Outcome(score=0.5, matches=(3, 2, 1, 1), totals=(4, 3, 2, 1), hyp_len=4, ref_len=Fraction(32, 5)),
         Outcome(score=0.5, matches=(3, 2, 1, 1), totals=(4, 3, 2, 1), hyp_len=4, ref_len=5),
         Outcome(score=0.5, matches=(3, 2, 1, 0), totals=(4, 3, 2, 1), hyp_len=4, ref_len=6),
     ):
@@ -97,3 +101,76 @@ def test_a_target_that_declares_statistics_and_never_sends_them_is_not_conforman
     assert (verdict["level"], code) == ("not conformant", 1), verdict
     assert verdict["unaccounted"] == ["ROB-PROTOCOL"]
     assert "statistics declared" in _rows(report)["ROB-PROTOCOL"]["detail"]
+
+
+# --- text --------------------------------------------------------------------------------------------
+
+
+def _diagnostic(name: str) -> Any:
+    return next(d for d in TEXT.diagnostics if d.name == name)
+
+
+def test_the_whitespace_diagnostic_tells_the_split_rules_apart() -> None:
+    """TOK-SPLIT-RULE: NO-BREAK SPACE, THIN SPACE and IDEOGRAPHIC SPACE are Unicode White_Space
+    (PropList.txt), so Python's str.split() splits at them; Perl's split on bytes (ASCII: space,
+    \\t, \\n, \\v, \\f, \\r) keeps them in a token; split(" ") keeps the tab as well."""
+    (hypothesis,) = _diagnostic("whitespace beyond ASCII").corpus[0]
+    line = " ".join(hypothesis)  # as a text target receives it
+    assert {"\u00a0", "\u2009", "\u3000", "\t"} <= set(line)
+    end = ["the", "dog", "ran", "off", "to", "the", "park", "now"]
+    assert line.split()[-8:] == end
+    assert re.split(r"[ \t\n\x0b\f\r]+", line)[-5:] == [
+        "the",
+        "dog\u00a0ran",
+        "off\u3000to",
+        "the\u2009park",
+        "now",
+    ]
+    assert line.split(" ")[-4:] == ["the", "dog\u00a0ran", "off\u3000to", "the\u2009park\tnow"]
+    names = {c.name for c in TEXT.conventions({})}
+    assert {"tokenize none, case none", "tokenize none, case none, split ascii"} <= names
+    assert "tokenize none, case none, split space" in names
+    assert not any(n.startswith("tokenize 13a") and "split" in n for n in names)  # 13a collapses them itself
+
+
+def test_the_numbers_diagnostic_is_tokenized_as_sacrebleu_does() -> None:
+    """TOK-13A steps 5 to 7 on the numbers diagnostic, against sacrebleu 2.6.0's own Tokenizer13a
+    (the oracle): "1,000.5" and "3.14" stay whole, "1990-2000" is split at the dash."""
+    tokenizer_13a = pytest.importorskip("sacrebleu.tokenizers.tokenizer_13a", reason="the peers extra")
+    (hypothesis,) = _diagnostic("numbers").corpus[0]
+    line = " ".join(hypothesis)
+    theirs = tokenizer_13a.Tokenizer13a()(line).split()
+    assert tokenize_line(line, "13a") == theirs
+    assert {"1,000.5", "3.14", "1990", "-", "2000"} <= set(theirs)
+
+
+@pytest.mark.slow  # a whole runner run
+def test_an_ascii_only_whitespace_split_is_a_variant_of_the_paper_naming_the_split_rule(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, report = _report(capsys, "-t", V + "ascii_split_bleu", "--input", "text")
+    verdict = report["targets"][0]["verdict"]
+    assert (verdict["level"], code) == ("variant", 1), verdict
+    assert [(d["axis"], d["spec"], d["expected"], d["found"]) for d in verdict["differs"]] == [
+        ("split", "TOK-SPLIT-RULE", "unicode", "ascii")
+    ]
+    assert verdict["text"] == {"tokenize": "none", "case": "none", "split": "ascii"}
+    code, report = _report(capsys, "-t", V + "ascii_split_bleu", "--input", "text", "--accept", "split=ascii")
+    assert (report["targets"][0]["verdict"]["level"], code) == ("conformant", 0)
+
+
+@pytest.mark.slow  # a whole runner run
+def test_a_13a_that_splits_numbers_is_not_sacrebleus_bleu_naming_the_tokenizer(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    pytest.importorskip("sacrebleu", reason="the peers extra: pip install '.[peers]'")
+    code, report = _report(
+        capsys, "-t", V + "number_splitting_13a_bleu", "--input", "text", "--expect", "sacrebleu"
+    )
+    verdict = report["targets"][0]["verdict"]
+    assert (verdict["level"], code) == ("not conformant", 1), verdict
+    assert verdict["unaccounted"] == ["FP-TEXT"]
+    assert [(d["axis"], d["expected"], d["found"]) for d in verdict["differs"]] == [
+        ("tokenize", "13a", "no known rule")
+    ]
+    assert _rows(report)["FP-TEXT"]["status"] == "fail"

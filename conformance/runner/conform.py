@@ -255,7 +255,9 @@ def _with_text_row(checks: list[Check], verdict: Verdict) -> list[Check]:
     """FP-TEXT settled only under the placed point (CONF-VERDICT) passes, saying so."""
     if verdict.text is None:
         return checks
-    settled = f"tokenize {verdict.text[0]}, case {verdict.text[1]} (under the point the target is placed at)"
+    tokenize, case, split = verdict.text
+    rule = "" if split == "unicode" else f", split {split}"
+    settled = f"tokenize {tokenize}, case {case}{rule} (under the point the target is placed at)"
     return [
         replace(c, status="pass", detail=settled) if c.id == "FP-TEXT" and c.status == "fail" else c
         for c in checks
@@ -544,7 +546,7 @@ def _parser() -> argparse.ArgumentParser:
         default=[],
         metavar="AXIS=VALUE",
         help="also accept this value on an axis, e.g. ref_length=closest-first, aggregation=macro, "
-        "arithmetic=binary32, tokenize=13a, case=unicode (text targets)",
+        "arithmetic=binary32, tokenize=13a, case=unicode, split=ascii (text targets)",
     )
     parser.add_argument(
         "--strict-domain",

@@ -39,9 +39,11 @@ from conformance.runner.fingerprint.base import (
     SKIPPED,
     Answer,
     Corpus,
+    Finding,
     Text,
     agrees,
     ask,
+    reference_prediction,
     seen,
 )
 from conformance.runner.judge.base import Check
@@ -55,7 +57,7 @@ from reference_bleu.length import REF_LENGTH_RULES
 from reference_bleu.options import EmptyCorpus, ZeroLength
 from reference_bleu.profiles import AXIS_ENTRIES, PROFILES, Profile, option_axes, resolve
 from reference_bleu.smoothing import SMOOTHING_METHODS
-from reference_bleu.tokenizers import CASE_FOLDINGS, TOKENIZERS
+from reference_bleu.tokenizers import CASE_FOLDINGS, SPLIT_RULES, TOKENIZERS
 
 #: The axes the battery can observe on token input, with the spec entry that defines each
 #: (the arithmetic as EC-013, the precision of the printed score, which the runner sees).
@@ -148,7 +150,11 @@ NOT_IN_BATTERY = frozenset({"FP-SCALE", "FP-TEXT"})
 #: The name of the candidate made of the fingerprint's findings (the search's last resort for a name).
 FINGERPRINT_POINT = "the fingerprint's point"
 #: The text axes (FP-TEXT, text targets only), accepted as ``--accept tokenize=13a`` or ``case=unicode``.
-TEXT_AXES = {"tokenize": (TOKENIZERS, "TOK-PIPELINE"), "case": (CASE_FOLDINGS, "TOK-CASE")}
+TEXT_AXES = {
+    "tokenize": (TOKENIZERS, "TOK-PIPELINE"),
+    "case": (CASE_FOLDINGS, "TOK-CASE"),
+    "split": (SPLIT_RULES, "TOK-SPLIT-RULE"),
+}
 
 
 @dataclass(frozen=True)
@@ -261,8 +267,12 @@ class Expectation:
 
     @property
     def text(self) -> dict[str, str]:
-        """The expected tokenizer and case folding of a text target: the profile's."""
-        return {"tokenize": self.profile.tokenize, "case": self.profile.lowercase}
+        """The expected tokenizer, case folding and split rule of a text target: the profile's."""
+        return {
+            "tokenize": self.profile.tokenize,
+            "case": self.profile.lowercase,
+            "split": self.profile.split,
+        }
 
 
 @dataclass(frozen=True)
@@ -294,8 +304,8 @@ class Verdict:
     differs: tuple[tuple[str, str, str, str], ...]  # (axis, spec entry, expected value, found value)
     unaccounted: tuple[str, ...]  # checks no point accounts for
     battery: int
-    #: A text target's (tokenizer, case folding), when FP-TEXT found them (text targets only).
-    text: tuple[str, str] | None = None
+    #: A text target's (tokenizer, case folding, split rule), when FP-TEXT found them (text targets only).
+    text: Text = None
     #: The separating questions asked after the battery: each with the target's answer and the
     #: prediction of every point still in the running (spec CONF-VERDICT).
     questions: tuple[Separation, ...] = ()
@@ -324,7 +334,9 @@ class Verdict:
             "differs": [{"axis": a, "spec": s, "expected": e, "found": f} for a, s, e, f in self.differs],
             "unaccounted": list(self.unaccounted),
             "battery": self.battery,
-            "text": None if self.text is None else {"tokenize": self.text[0], "case": self.text[1]},
+            "text": None
+            if self.text is None
+            else dict(zip(("tokenize", "case", "split"), self.text, strict=True)),
             "questions": [q.as_json() for q in self.questions],
             "ambiguous": list(self.ambiguous),
             "accounted": list(self.accounted),
@@ -342,7 +354,8 @@ class Verdict:
             return f"a variant of {self.expected}{like}: {axes or 'differs'}"
         if self.level == "insufficient evidence":
             return "insufficient evidence: the target skipped too much of " + ", ".join(self.unaccounted)
-        return "not conformant: " + (", ".join(self.unaccounted) or "no known convention explains it")
+        axes = "".join(f"; {a}: {f} ({s}; expected {e})" for a, s, e, f in self.differs)
+        return "not conformant: " + (", ".join(self.unaccounted) or "no known convention explains it") + axes
 
 
 # --- the battery and the candidates -------------------------------------------------------------
@@ -752,25 +765,38 @@ def _breaks_too(
 def with_text(
     verdict: Verdict, fingerprint: Fingerprint, expectation: Expectation, point: Candidate | None
 ) -> Verdict:
-    """The verdict with a text target's tokenizer and case folding (FP-TEXT) compared with the expected.
+    """The verdict with a text target's tokenizer, case folding and split rule (FP-TEXT) compared
+    with the expected.
 
     When the fingerprint's own conventions did not explain the FP-TEXT answers, they are settled
     again under the point the target was placed at (which predicts every other answer). A
-    tokenizer or case folding no known one explains leaves the target not conformant (FP-TEXT
-    unaccounted); a known one other than the expected makes a conformant target a variant, with
-    the axis listed beside the score axes.
+    tokenizer, case folding or split rule no known one explains leaves the target not conformant
+    (FP-TEXT unaccounted), naming the axes of the diagnostics the expected text conventions miss;
+    a known one other than the expected makes a conformant target a variant, with the axis listed
+    beside the score axes.
     """
     finding = next((f for f in fingerprint.findings if f.point.id == "FP-TEXT"), None)
     if finding is None or verdict.level in ("not conformant", "insufficient evidence"):
         return verdict
     text = fingerprint.text
+    options = dict(point.options) if point is not None else dict(fingerprint.config)
     if text is None and point is not None:
-        again = settle(finding.point, finding.answers, dict(point.options), point.tolerance)
+        again = settle(finding.point, finding.answers, options, point.tolerance)
         text = text_of(again.convention.flags) if again.convention else None
-    if text is None:
-        return replace(verdict, level="not conformant", point="", differs=(), unaccounted=("FP-TEXT",))
-    found = dict(zip(("tokenize", "case"), text, strict=True))
     expected, acceptable = expectation.text, expectation.acceptable()
+    if text is None:
+        missed = _text_axes_missed(finding, expected, options)
+        return replace(  # no point: nothing is accounted for by one
+            verdict,
+            level="not conformant",
+            point="",
+            differs=missed,
+            unaccounted=("FP-TEXT",),
+            accounted=(),
+            point_axes=(),
+            point_tool="",
+        )
+    found = dict(zip(TEXT_AXES, text, strict=True))
     shown = tuple(
         (axis, TEXT_AXES[axis][1], expected[axis], found[axis])
         for axis in TEXT_AXES
@@ -781,6 +807,26 @@ def with_text(
     if not differs:
         return replace(verdict, text=text, choices=chosen)
     return replace(verdict, level="variant", differs=(*differs, *verdict.differs), text=text, choices=chosen)
+
+
+def _text_axes_missed(
+    finding: Finding, expected: Mapping[str, str], options: Mapping[str, Any]
+) -> tuple[tuple[str, str, str, str], ...]:
+    """The text axes whose diagnostics the expected text conventions do not predict (each
+    diagnostic names the axis it probes): (axis, spec entry, expected value, "no known rule")."""
+    want = retokenized_predictor(expected, options)
+    axes = [
+        d.probes
+        for d, answer in zip(finding.point.diagnostics, finding.answers, strict=True)
+        if d.probes in TEXT_AXES and not agrees(answer, want(d.corpus))
+    ]
+    return tuple((axis, TEXT_AXES[axis][1], expected[axis], "no known rule") for axis in dict.fromkeys(axes))
+
+
+def retokenized_predictor(text: Mapping[str, str], options: Mapping[str, Any]) -> Callable[[Corpus], Answer]:
+    """The reference's prediction at ``options`` for a text target with the ``text`` conventions."""
+    triple = (text["tokenize"], text["case"], text["split"])
+    return lambda corpus: reference_prediction(dict(options), seen(corpus, triple))
 
 
 def judge_expectation(

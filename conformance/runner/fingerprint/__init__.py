@@ -128,15 +128,20 @@ class Fingerprint:
         return _tolerance(self.flags)
 
     @property
-    def text(self) -> tuple[str, str] | None:
-        """A text target's tokenizer and case folding (FP-TEXT), if found."""
+    def text(self) -> Text:
+        """A text target's tokenizer, case folding and split rule (FP-TEXT), if found."""
         return text_of(self.flags)
 
 
-def text_of(flags: frozenset[str] | set[str]) -> tuple[str, str] | None:
-    """The (tokenizer, case folding) an FP-TEXT convention's flags name, or None."""
-    found = dict(flag.split(":", 1) for flag in flags if flag.startswith(("tokenize:", "lowercase:")))
-    return (found["tokenize"], found["lowercase"]) if len(found) == 2 else None
+def text_of(flags: frozenset[str] | set[str]) -> Text:
+    """The (tokenizer, case folding, split rule) an FP-TEXT convention's flags name, or None; the
+    split rule is Python's ``str.split()`` (``unicode``) unless a flag names another."""
+    found = dict(
+        flag.split(":", 1) for flag in flags if flag.startswith(("tokenize:", "lowercase:", "split:"))
+    )
+    if "tokenize" not in found or "lowercase" not in found:
+        return None
+    return (found["tokenize"], found["lowercase"], found.get("split", "unicode"))
 
 
 def _tolerance(flags: set[str] | frozenset[str]) -> float:

@@ -51,6 +51,9 @@ class Diagnostic:
 
     name: str
     corpus: Corpus
+    #: The axis of CONV-SPACE this diagnostic tells apart, where a report names it (FP-TEXT's
+    #: ``tokenize``, ``case``, ``split``): a target no convention explains is told which.
+    probes: str = ""
 
 
 @dataclass(frozen=True)
@@ -135,16 +138,18 @@ def show_answer(answer: Answer) -> Answer:
 # --- predictions -----------------------------------------------------------------------------
 
 
-#: A text target's tokenizer and case folding (FP-TEXT), or None for a token target.
-Text = tuple[str, str] | None
+#: A text target's tokenizer, case folding and whitespace split rule (FP-TEXT), or None for a
+#: token target.
+Text = tuple[str, str, str] | None
 
 
-def retokenized(corpus: Corpus, tokenize: str, lowercase: str) -> Corpus:
-    """The corpus as a text target sees it: each token list joined with spaces, then tokenized."""
+def retokenized(corpus: Corpus, tokenize: str, lowercase: str, split: str = "unicode") -> Corpus:
+    """The corpus as a text target sees it: each token list joined with spaces, then tokenized and
+    split (TOK-SPLIT-RULE)."""
     hypotheses, references = corpus
 
     def again(tokens: Sequence[str]) -> list[str]:
-        return tokenize_line(" ".join(tokens), tokenize, lowercase)
+        return tokenize_line(" ".join(tokens), tokenize, lowercase, split)
 
     return [again(h) for h in hypotheses], [[again(r) for r in rs] for rs in references]
 
@@ -157,7 +162,7 @@ def seen(corpus: Corpus, text: Text) -> Corpus:
     those tokens: joined and tokenized again they are the same (every tokenizer and folding
     is idempotent), so the target's answer is unchanged and the prediction is of what it saw.
     """
-    if text is None or text == ("none", "none"):
+    if text is None or text == ("none", "none", "unicode"):
         return corpus
     return retokenized(corpus, *text)
 
