@@ -9,6 +9,7 @@ with its class named.
 
 from __future__ import annotations
 
+import contextvars
 import json
 import re
 from fractions import Fraction
@@ -17,9 +18,17 @@ from typing import Any
 import pytest
 
 from conformance.peers.targets import Outcome
-from conformance.runner.client import ProtocolTarget, TargetFaultError, python_command
+from conformance.runner.client import (
+    ANSWER_RESOLUTION,
+    ProtocolTarget,
+    TargetFaultError,
+    declare_rounding,
+    half_unit,
+    python_command,
+)
 from conformance.runner.conform import main
 from conformance.runner.expectation import same_reply
+from conformance.runner.fingerprint.base import agrees
 from conformance.runner.fingerprint.text import TEXT
 from reference_bleu.tokenizers import tokenize_line
 
@@ -35,6 +44,61 @@ def _report(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[s
 def _rows(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
     (target,) = report["targets"]
     return {c["id"]: c for c in target["checks"]}
+
+
+# --- rounding --------------------------------------------------------------------------------------
+
+
+def _declared(digits: int, scale: float, answer: float, prediction: float, tolerance: float = 1e-9) -> bool:
+    """``agrees`` with the target's answers declared rounded to ``digits`` decimals on ``scale``."""
+
+    def compare() -> bool:
+        declare_rounding(digits, scale)
+        return agrees(answer, prediction, tolerance)
+
+    return contextvars.copy_context().run(compare)
+
+
+def test_a_rounded_answer_must_be_the_prediction_rounded_the_same_way() -> None:
+    """CONF-PROTOCOL ``digits``, by hand. Percent, 1 decimal: the prediction 28.35000004 rounds to
+    28.4; a truncating target answers 28.3, 0.05000004 away: inside the half-unit window
+    (0.05 x (1 + 1e-6) = 0.05000005) and still wrong, caught by the rounding. The unit scale's
+    quantum is then 10^-1 / 100 = 0.001."""
+    prediction = 0.2835000004
+    assert _declared(1, 100.0, 0.284, prediction)
+    assert not _declared(1, 100.0, 0.283, prediction)  # truncated
+    window = contextvars.copy_context()
+    window.run(lambda: ANSWER_RESOLUTION.set(half_unit(1) / 100))
+    assert window.run(agrees, 0.283, prediction)  # the half-unit window alone passes it
+    # 6.25 exactly (BLEU = 1/16) lies on a tie: binary64 noise decides it, both neighbours pass
+    assert _declared(1, 100.0, 0.062, 0.0625)
+    assert _declared(1, 100.0, 0.063, 0.0625)
+    assert not _declared(1, 100.0, 0.061, 0.0625)
+    # unit scale, 2 decimals: 0.2821 rounds to 0.28; adding 0.004 first gives 0.2861, rounded 0.29
+    assert _declared(2, 1.0, 0.28, 0.2821)
+    assert not _declared(2, 1.0, 0.29, 0.2821)
+    # a tie within the target's own precision: the prediction 0.655000000001 is 1e-12 above the tie,
+    # within 1e-9 relative of it: binary64 noise may round either way
+    assert _declared(2, 1.0, 0.65, 0.655000000001)
+    assert _declared(2, 1.0, 0.66, 0.655000000001)
+
+
+@pytest.mark.slow  # whole runner runs
+@pytest.mark.parametrize(
+    ("name", "digits"),
+    [
+        ("truncating", "1"),  # declares 1 decimal, truncates
+        ("biased", "2"),  # declares 2 decimals, adds 0.004 before rounding
+    ],
+)
+def test_a_target_that_rounds_otherwise_than_it_declares_is_not_conformant(
+    capsys: pytest.CaptureFixture[str], name: str, digits: str
+) -> None:
+    code, report = _report(capsys, "-t", V + name, "--digits", digits)
+    verdict = report["targets"][0]["verdict"]
+    assert (verdict["level"], code) == ("not conformant", 1), verdict
+    assert "DIFF-CORPUS" in verdict["unaccounted"]
+    assert "rounded as declared" in _rows(report)["DIFF-CORPUS"]["detail"]
 
 
 # --- statistics ------------------------------------------------------------------------------------

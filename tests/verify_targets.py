@@ -3,7 +3,7 @@
 Each is written from its description, on the independent BLEU of tests/conform_targets.py (no
 reference_bleu inside), and must be caught by the runner, the class named:
 
-- rounding (CONF-PROTOCOL ``digits``): truncating to the declared decimals instead of rounding;
+- rounding (CONF-PROTOCOL ``digits``): truncating to the declared decimal instead of rounding;
   adding 0.004 before rounding to two;
 - statistics (DIFF-STATS): a reference length r from another rule than the one behind the score;
   r + 0.4; statistics declared and never sent;
@@ -28,14 +28,14 @@ Refs = Sequence[Sequence[Sequence[str]]]
 # --- rounding --------------------------------------------------------------------------------------
 
 
-def truncating_percent(hyps: Hyps, refs: Refs) -> float:
-    """x100, cut to 1 decimal (run with ``--digits 1``): 28.37 answers 28.3 where 28.4 is the rounding."""
-    return math.floor(1000 * independent_bleu(hyps, refs)) / 10
+def truncating(hyps: Hyps, refs: Refs) -> float:
+    """BLEU cut to 1 decimal (run with ``--digits 1``): 0.28 answers 0.2 where 0.3 is the rounding."""
+    return math.floor(10 * independent_bleu(hyps, refs)) / 10
 
 
-def biased_percent(hyps: Hyps, refs: Refs) -> float:
-    """x100 plus 0.004, then rounded to 2 decimals (run with ``--digits 2``): 28.371 answers 28.38."""
-    return round(100 * independent_bleu(hyps, refs) + 0.004, 2)
+def biased(hyps: Hyps, refs: Refs) -> float:
+    """BLEU plus 0.004, then rounded to 2 decimals (run with ``--digits 2``): 0.2871 answers 0.29."""
+    return round(independent_bleu(hyps, refs) + 0.004, 2)
 
 
 # --- statistics ------------------------------------------------------------------------------------

@@ -29,6 +29,7 @@ from typing import Any
 from conformance.peers.models import NLTK_VERSION, SACREBLEU_VERSION
 from conformance.runner.channel import MAX_LINE_BYTES, Limits, limits_supported
 from conformance.runner.client import (
+    ANSWER_QUANTUM,
     ANSWER_RESOLUTION,
     MAX_RESTARTS,
     TIME_LIMIT,
@@ -174,11 +175,12 @@ def run_target(spec: str, command: list[str], settings: RunSettings) -> TargetRe
 
 def _judged(spec: str, target: ProtocolTarget, settings: RunSettings) -> TargetReport:
     """The target's report, its answers compared at its resolution (set by the fingerprint, reset here)."""
-    token = ANSWER_RESOLUTION.set(0.0)
+    token, quantum = ANSWER_RESOLUTION.set(0.0), ANSWER_QUANTUM.set(None)
     try:
         return _judged_at_resolution(spec, target, settings)
     finally:
         ANSWER_RESOLUTION.reset(token)
+        ANSWER_QUANTUM.reset(quantum)
 
 
 def _judged_at_resolution(spec: str, target: ProtocolTarget, settings: RunSettings) -> TargetReport:

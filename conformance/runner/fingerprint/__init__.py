@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 
 from conformance.peers.divergences import REGISTRY
 from conformance.peers.models import Case, PeerTarget
-from conformance.runner.client import ANSWER_RESOLUTION, SCORE_TOLERANCE, ProtocolTarget, half_unit
+from conformance.runner.client import SCORE_TOLERANCE, ProtocolTarget, declare_rounding
 from conformance.runner.fingerprint import aggregation, domain, ref_length, scale, text, zero
 from conformance.runner.fingerprint.base import (
     BINARY32_TOLERANCE,
@@ -195,8 +195,7 @@ def fingerprint(target: ProtocolTarget) -> Fingerprint:
     target.count_errors = False
     text = target.capabilities.input == "text"
     digits = target.digits
-    if digits is not None:  # FP-SCALE reads raw answers: half a unit of their last decimal
-        ANSWER_RESOLUTION.set(half_unit(digits))
+    declare_rounding(digits, 1.0)  # FP-SCALE reads raw answers: half a unit of their last decimal
     for listed in POINTS:
         if listed.id == "FP-TEXT" and not text:
             continue  # token targets get tokens: tokenization and case are the caller's
@@ -216,8 +215,7 @@ def fingerprint(target: ProtocolTarget) -> Fingerprint:
             flags |= finding.convention.flags
             if point.id == "FP-SCALE":
                 target.scale = 100.0 if "percent" in finding.convention.flags else 1.0
-                if digits is not None:  # from here on answers are divided by the scale
-                    ANSWER_RESOLUTION.set(half_unit(digits) / target.scale)
+                declare_rounding(digits, target.scale)  # from here on answers are divided by the scale
     findings = [_settled_precision(f, config, flags) if f.point.id == "FP-PRECISION" else f for f in findings]
     findings = [_settled_again(f, config, flags) for f in findings]
     target.count_errors = True

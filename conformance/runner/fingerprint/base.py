@@ -14,7 +14,13 @@ from typing import Any
 from conformance.peers.divergences import SACREBLEU_CONFIGS
 from conformance.peers.models import Case, PeerTarget, model, profile_of, reference_options
 from conformance.peers.targets import NltkTarget
-from conformance.runner.client import ProtocolTarget, TargetFaultError, TargetSkippedError, absolute_tolerance
+from conformance.runner.client import (
+    ProtocolTarget,
+    TargetFaultError,
+    TargetSkippedError,
+    absolute_tolerance,
+    rounded_as_declared,
+)
 from reference_bleu import corpus_bleu
 from reference_bleu.errors import BleuError
 from reference_bleu.tokenizers import tokenize_line
@@ -256,10 +262,14 @@ def ask(target: ProtocolTarget, corpus: Corpus, raw: bool = False, level: str | 
 
 
 def agrees(answer: Answer, prediction: Answer, tolerance: float = MATCH_TOLERANCE) -> bool:
-    """An answer matches a prediction: the same error, or the same number within ``tolerance``.
-    A skipped question is no evidence: it matches every prediction."""
+    """An answer matches a prediction: the same error, or the same number within ``tolerance`` (and
+    half a unit of a declared last decimal), rounded as the prediction rounds when the target
+    declared its digits (CONF-PROTOCOL). A skipped question is no evidence: it matches every
+    prediction."""
     if answer == SKIPPED:
         return True
     if isinstance(answer, str) or isinstance(prediction, str):
         return answer == prediction
-    return math.isclose(answer, prediction, rel_tol=tolerance, abs_tol=absolute_tolerance())
+    return math.isclose(
+        answer, prediction, rel_tol=tolerance, abs_tol=absolute_tolerance()
+    ) and rounded_as_declared(answer, prediction, tolerance)

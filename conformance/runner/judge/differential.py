@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis import assume
 
 from conformance.peers.models import Case, PeerTarget, model
-from conformance.runner.client import TargetFaultError
+from conformance.runner.client import TargetFaultError, as_declared
 from conformance.runner.fingerprint import applied_divergences
 from conformance.runner.fingerprint.base import PEERS, Corpus, agrees, peer_name, reference_prediction
 from conformance.runner.judge.base import Check, CheckFailureError, JudgeBase, agree_or_both_errors
@@ -68,8 +68,9 @@ class DifferentialChecks(JudgeBase):
                 answer = "error"
             expected = self.expected(corpus)
             if not agree_or_both_errors(answer, expected, self.fingerprint.tolerance):
+                rounded = as_declared(expected) if isinstance(expected, float) else ""
                 raise CheckFailureError(
-                    f"target {answer!r} != reference {expected!r} under {self.config}",
+                    f"target {answer!r} != reference {expected!r}{rounded} under {self.config}",
                     corpus,
                     self.explain(corpus, answer) if isinstance(answer, float) else (),
                     values=(answer, expected, self.convention),
@@ -98,8 +99,9 @@ class DifferentialChecks(JudgeBase):
                 except BleuError:
                     expected = "error"
                 if not agree_or_both_errors(outcome.score, expected, self.fingerprint.tolerance):
+                    rounded = as_declared(expected) if isinstance(expected, float) else ""
                     raise CheckFailureError(
-                        f"sentence score {outcome.score!r} != reference {expected!r}",
+                        f"sentence score {outcome.score!r} != reference {expected!r}{rounded}",
                         one,
                         self.explain(one, outcome.score),
                         values=(outcome.score, expected, self.convention),
