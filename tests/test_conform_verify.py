@@ -27,7 +27,7 @@ from conformance.runner.client import (
     python_command,
 )
 from conformance.runner.conform import main
-from conformance.runner.expectation import same_reply
+from conformance.runner.expectation import STATISTICS_UNACCOUNTED, same_reply
 from conformance.runner.fingerprint.base import agrees
 from conformance.runner.fingerprint.text import TEXT
 from reference_bleu.tokenizers import tokenize_line
@@ -155,6 +155,18 @@ def test_statistics_that_differ_from_the_points_are_not_accounted_for_by_the_sco
     assert (verdict["level"], code) == ("not conformant", 1), verdict
     assert set(verdict["unaccounted"]) == unaccounted, verdict
     assert _rows(report)["DIFF-STATS"]["status"] == "fail"
+
+
+@pytest.mark.slow  # a whole runner run
+def test_the_statistics_sent_on_the_battery_are_the_placed_points(capsys: pytest.CaptureFixture[str]) -> None:
+    """r one too large beside a reference of more than 16 tokens: the judge's generated sentences
+    (at most 12 tokens) never show it, the verdict's battery does (FP-REF-LENGTH's 20-token
+    reference): every statistic sent is compared with the placed point's, not only the
+    fingerprinted conventions' on generated inputs."""
+    code, report = _report(capsys, "-t", V + "long_reference_miscounted")
+    verdict = report["targets"][0]["verdict"]
+    assert (verdict["level"], code) == ("not conformant", 1), verdict
+    assert STATISTICS_UNACCOUNTED in verdict["unaccounted"]
 
 
 @pytest.mark.slow  # a whole runner run

@@ -5,8 +5,9 @@ reference_bleu inside), and must be caught by the runner, the class named:
 
 - rounding (CONF-PROTOCOL ``digits``): truncating to the declared decimal instead of rounding;
   adding 0.004 before rounding to two;
-- statistics (DIFF-STATS): a reference length r from another rule than the one behind the score;
-  r + 0.4; statistics declared and never sent;
+- statistics (DIFF-STATS, the verdict): a reference length r from another rule than the one behind
+  the score; r + 0.4; r one too large beside a reference of more than 16 tokens; statistics
+  declared and never sent;
 - text (FP-TEXT): whitespace split on ASCII characters only; a 13a tokenizer that also splits
   numbers ("3.14", "1,000.5").
 """
@@ -82,6 +83,16 @@ class NeverSendsStatistics(_Statistics):
         return None
 
 
+class LongReferenceMiscounted(_Statistics):
+    """The paper's score; r sent one too large when some reference has more than 16 tokens (longer
+    than the judge's generated sentences, as long as the reference-length diagnostics' 20)."""
+
+    def stats(self, hyps: Hyps, refs: Refs, right: dict[str, Any]) -> dict[str, Any] | None:
+        long = any(len(r) > 16 for rs in refs for r in rs)
+        return {**right, "ref_len": right["ref_len"] + 1} if long else right
+
+
+long_reference_miscounted = LongReferenceMiscounted()
 shortest_reference_length = ShortestReferenceLength()
 reference_length_plus = ReferenceLengthPlus()
 never_sends_statistics = NeverSendsStatistics()

@@ -615,6 +615,10 @@ def _is_corpus(value: Any) -> bool:
 ACCOUNTABLE_FAULTS = frozenset({"ROB-ERROR", "ROB-OUT-OF-RANGE"})
 
 
+#: What the verdict names when the statistics a target sends on the battery are those of no point
+#: that predicts its scores (spec CONF-VERDICT).
+STATISTICS_UNACCOUNTED = "statistics: no point that predicts the scores gives the statistics sent"
+
 #: A target's whole answer to one question at a level: its outcome (score and any statistics), or
 #: "error", SKIPPED, "fault:<kind>" (as :func:`~conformance.runner.fingerprint.base.ask` reads them).
 Reply = Outcome | str
@@ -895,8 +899,20 @@ def _score_verdict(
         verdict = Verdict("not conformant", label, "", (), (), unaccounted, len(corpora))
         return replace(verdict, questions=questions), None
 
+    caps = target.capabilities
+    sends_statistics = caps.statistics and "corpus" in caps.levels
+
+    def statistics_differ(point: Candidate) -> bool:
+        """A target that sends statistics sends the point's on every corpus of the battery, exactly:
+        the placed point's statistics are compared, not only the fingerprinted conventions'."""
+        limit = max(point.tolerance, tolerance)
+        return sends_statistics and not all(
+            same_reply(ask_reply("corpus", c), point_reply(point.options, "corpus", c), limit)
+            for c in corpora
+        )
+
     def unaccounted_by(point: Candidate) -> bool:
-        return any(
+        return statistics_differ(point) or any(
             not accounted(
                 c,
                 point,
@@ -915,6 +931,8 @@ def _score_verdict(
     )
     if point is None:
         open_checks = tuple(c.id for c in checks if c.status not in ("pass", "n/a"))
+        if matched and all(statistics_differ(c) for c in matched):
+            open_checks += (STATISTICS_UNACCOUNTED,)
         verdict = replace(verdict, unaccounted=open_checks or ("no known point predicts its answers",))
         return replace(verdict, questions=questions), None
     others = tuple(dict.fromkeys(c.name for c in matched if c.axes != point.axes))
