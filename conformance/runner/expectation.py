@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, get_args
 
 from conformance.peers.targets import Outcome, ReferenceTarget
-from conformance.runner.client import ProtocolTarget, TargetFaultError, TargetSkippedError
+from conformance.runner.client import ProtocolTarget
 from conformance.runner.fingerprint import Fingerprint, settle, text_of
 from conformance.runner.fingerprint.base import (
     MATCH_TOLERANCE,
@@ -40,10 +40,12 @@ from conformance.runner.fingerprint.base import (
     Answer,
     Corpus,
     Finding,
+    Reply,
     Text,
     agrees,
     ask,
     reference_prediction,
+    reply_of,
     seen,
 )
 from conformance.runner.judge.base import Check
@@ -619,20 +621,7 @@ ACCOUNTABLE_FAULTS = frozenset({"ROB-ERROR", "ROB-OUT-OF-RANGE"})
 #: that predicts its scores (spec CONF-VERDICT).
 STATISTICS_UNACCOUNTED = "statistics: no point that predicts the scores gives the statistics sent"
 
-#: A target's whole answer to one question at a level: its outcome (score and any statistics), or
-#: "error", SKIPPED, "fault:<kind>" (as :func:`~conformance.runner.fingerprint.base.ask` reads them).
-Reply = Outcome | str
 AskReply = Callable[[str, Corpus], Reply]
-
-
-def reply_of(target: ProtocolTarget, level: str, corpus: Corpus) -> Reply:
-    """The target's whole answer to ``corpus`` at ``level`` (statistics included, when it sends them)."""
-    try:
-        return target.score(level, corpus[0], corpus[1])
-    except TargetSkippedError:
-        return SKIPPED
-    except TargetFaultError as fault:
-        return "error" if fault.kind == "error" else f"fault:{fault.kind}"
 
 
 def point_reply(options: Mapping[str, Any], level: str, corpus: Corpus) -> Reply:

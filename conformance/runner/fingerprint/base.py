@@ -13,7 +13,7 @@ from typing import Any
 
 from conformance.peers.divergences import SACREBLEU_CONFIGS
 from conformance.peers.models import Case, PeerTarget, model, profile_of, reference_options
-from conformance.peers.targets import NltkTarget
+from conformance.peers.targets import NltkTarget, Outcome
 from conformance.runner.client import (
     ProtocolTarget,
     TargetFaultError,
@@ -253,8 +253,20 @@ def ask(target: ProtocolTarget, corpus: Corpus, raw: bool = False, level: str | 
             if len(corpus[0]) != 1:
                 return SKIPPED
             level = "sentence"
+    reply = reply_of(target, level, corpus, raw)
+    return reply.score if isinstance(reply, Outcome) else reply
+
+
+#: A target's whole answer to one question: its outcome (score and any statistics), or "error",
+#: SKIPPED, "fault:<kind>".
+Reply = Outcome | str
+
+
+def reply_of(target: ProtocolTarget, level: str, corpus: Corpus, raw: bool = False) -> Reply:
+    """The target's whole answer to ``corpus`` at ``level``, statistics included when it sends them
+    (what :func:`ask` reads the score of; the verdict compares statistics too, CONF-VERDICT)."""
     try:
-        return target.score(level, corpus[0], corpus[1], raw=raw).score
+        return target.score(level, corpus[0], corpus[1], raw=raw)
     except TargetSkippedError:
         return SKIPPED
     except TargetFaultError as fault:
