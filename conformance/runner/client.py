@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from decimal import Decimal
+from decimal import ROUND_HALF_DOWN, ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
@@ -124,6 +124,50 @@ def half_unit(digits: int) -> float:
     """Half a unit of the ``digits``-th decimal, and a millionth of it for the binary64 noise of an
     answer exactly halfway (rounded up by the target, down by the reference): CONF-PROTOCOL."""
     return 10.0**-digits / 2 * (1 + 1e-6)
+
+
+#: The quantum of the target's answers on the unit scale, 10^-digits / scale (a power of ten), for a
+#: target whose scores are rounded to ``digits`` decimals on its scale, else None: every answer
+#: compared with a prediction must also be that prediction rounded to the same decimals
+#: (:func:`rounded_as_declared`, spec CONF-PROTOCOL).
+ANSWER_QUANTUM: ContextVar[Decimal | None] = ContextVar("answer_quantum", default=None)
+
+
+def declare_rounding(digits: int | None, scale: float) -> None:
+    """The target's answers are rounded to ``digits`` decimals on a scale of ``scale`` (1, or 100 once
+    FP-SCALE found percent): set the half-unit window and the quantum of every later comparison."""
+    if digits is None:
+        return
+    ANSWER_RESOLUTION.set(half_unit(digits) / scale)
+    ANSWER_QUANTUM.set(Decimal(10) ** -digits / Decimal(repr(scale)))
+
+
+def rounded_as_declared(answer: float, prediction: float, tolerance: float) -> bool:
+    """CONF-PROTOCOL ``digits``: ``answer`` is ``prediction`` rounded to the declared decimals.
+
+    The prediction is known to its relative ``tolerance`` (the target's precision: binary64 or
+    binary32), so the answer may be the rounding of any value within it: of the two neighbours of a
+    tie when the tie lies within it (binary noise decides a tie; the reference's value exactly on a
+    tie accepts both), of one only otherwise. Stronger than half a unit of the last decimal around
+    the prediction, which a truncated or mis-rounded answer near a tie still meets. True when no
+    digits were declared.
+    """
+    quantum = ANSWER_QUANTUM.get()
+    if quantum is None:
+        return True
+    value = Decimal(repr(prediction))
+    slack = abs(value) * Decimal(repr(tolerance))
+    lowest = (value - slack).quantize(quantum, ROUND_HALF_DOWN)
+    highest = (value + slack).quantize(quantum, ROUND_HALF_UP)
+    return lowest <= Decimal(repr(answer)).quantize(quantum, ROUND_HALF_EVEN) <= highest
+
+
+def as_declared(prediction: float) -> str:
+    """How a report shows ``prediction`` rounded to the declared digits (on the unit scale), or ""."""
+    quantum = ANSWER_QUANTUM.get()
+    if quantum is None:
+        return ""
+    return f" (rounded as declared: {Decimal(repr(prediction)).quantize(quantum, ROUND_HALF_EVEN)})"
 
 
 def absolute_tolerance() -> float:
@@ -397,6 +441,10 @@ class ProtocolTarget:
         if not raw_score and not (score >= 0.0 and (score <= 1.0 + 1e-9 or not self.bounded)):
             raise self._fault("out-of-range", f"score {quote(str(raw))} is outside [0, {self.scale:g}]")
         stats = answer.get("statistics")
+        if stats is None and self.capabilities.statistics:
+            # A declared capability is a promise (spec CONF-PROTOCOL): never kept, it is a fault,
+            # not a check that quietly has nothing to compare.
+            raise self._fault("protocol", "statistics declared in the capabilities and not sent")
         bp = answer.get("brevity_penalty")
         brevity = None if bp is None else float(bp)
         if isinstance(stats, dict):  # validated by check_result

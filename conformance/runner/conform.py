@@ -29,6 +29,7 @@ from typing import Any
 from conformance.peers.models import NLTK_VERSION, SACREBLEU_VERSION
 from conformance.runner.channel import MAX_LINE_BYTES, Limits, limits_supported
 from conformance.runner.client import (
+    ANSWER_QUANTUM,
     ANSWER_RESOLUTION,
     MAX_RESTARTS,
     TIME_LIMIT,
@@ -174,11 +175,12 @@ def run_target(spec: str, command: list[str], settings: RunSettings) -> TargetRe
 
 def _judged(spec: str, target: ProtocolTarget, settings: RunSettings) -> TargetReport:
     """The target's report, its answers compared at its resolution (set by the fingerprint, reset here)."""
-    token = ANSWER_RESOLUTION.set(0.0)
+    token, quantum = ANSWER_RESOLUTION.set(0.0), ANSWER_QUANTUM.set(None)
     try:
         return _judged_at_resolution(spec, target, settings)
     finally:
         ANSWER_RESOLUTION.reset(token)
+        ANSWER_QUANTUM.reset(quantum)
 
 
 def _judged_at_resolution(spec: str, target: ProtocolTarget, settings: RunSettings) -> TargetReport:
@@ -255,7 +257,9 @@ def _with_text_row(checks: list[Check], verdict: Verdict) -> list[Check]:
     """FP-TEXT settled only under the placed point (CONF-VERDICT) passes, saying so."""
     if verdict.text is None:
         return checks
-    settled = f"tokenize {verdict.text[0]}, case {verdict.text[1]} (under the point the target is placed at)"
+    tokenize, case, split = verdict.text
+    rule = "" if split == "unicode" else f", split {split}"
+    settled = f"tokenize {tokenize}, case {case}{rule} (under the point the target is placed at)"
     return [
         replace(c, status="pass", detail=settled) if c.id == "FP-TEXT" and c.status == "fail" else c
         for c in checks
@@ -544,7 +548,7 @@ def _parser() -> argparse.ArgumentParser:
         default=[],
         metavar="AXIS=VALUE",
         help="also accept this value on an axis, e.g. ref_length=closest-first, aggregation=macro, "
-        "arithmetic=binary32, tokenize=13a, case=unicode (text targets)",
+        "arithmetic=binary32, tokenize=13a, case=unicode, split=ascii (text targets)",
     )
     parser.add_argument(
         "--strict-domain",

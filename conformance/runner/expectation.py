@@ -25,22 +25,36 @@ Only ``conformant`` exits 0. A variant is a documented BLEU, but not the one exp
 from __future__ import annotations
 
 import itertools
+import json
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
-from conformance.peers.targets import ReferenceTarget
+from conformance.peers.targets import Outcome, ReferenceTarget
 from conformance.runner.client import ProtocolTarget
 from conformance.runner.fingerprint import Fingerprint, settle, text_of
-from conformance.runner.fingerprint.base import MATCH_TOLERANCE, Answer, Corpus, Text, agrees, ask, seen
+from conformance.runner.fingerprint.base import (
+    MATCH_TOLERANCE,
+    SKIPPED,
+    Answer,
+    Corpus,
+    Finding,
+    Reply,
+    Text,
+    agrees,
+    ask,
+    reference_prediction,
+    reply_of,
+    seen,
+)
 from conformance.runner.judge.base import MIN_ANSWERED_SHARE, Check
 from conformance.runner.references import expressible
-from conformance.suite.invariants import BY_ID, InvariantViolationError
+from conformance.suite.invariants import BY_ID, InvariantViolationError, same_statistics, statistics_of
 from conformance.suite.loader import load_vectors
 from reference_bleu import corpus_bleu
-from reference_bleu.errors import BleuError, BleuOptionError
+from reference_bleu.errors import BleuError, BleuInputError, BleuOptionError
 from reference_bleu.profiles import PROFILES, Profile, option_axes, resolve
 from reference_bleu.registry import AXES, BY_NAME, Axis, axes_in, axis_of, canonical
 
@@ -54,7 +68,7 @@ AXIS_SPEC = {axis.name: axis.field.spec_id for axis in OBSERVED}
 #: Any value is acceptable under every expectation unless ``--strict-domain`` pins them.
 DOMAIN_AXES: dict[str, tuple[str, ...]] = {a.name: tuple(a.field.values) for a in axes_in("domain")}
 #: The text axes a text target is judged on (FP-TEXT): the tokenizer and the case folding.
-TEXT_AXES = {name: AXES[name] for name in ("tokenize", "lowercase")}
+TEXT_AXES = {name: AXES[name] for name in ("tokenize", "lowercase", "split")}
 
 
 def _assignment_of(field: str, value: str) -> dict[str, Any]:
@@ -239,8 +253,8 @@ class Verdict:
     differs: tuple[tuple[str, str, str, str], ...]  # (axis, spec entry, expected value, found value)
     unaccounted: tuple[str, ...]  # checks no point accounts for
     battery: int
-    #: A text target's (tokenizer, case folding), when FP-TEXT found them (text targets only).
-    text: tuple[str, str] | None = None
+    #: A text target's (tokenizer, case folding, split rule), when FP-TEXT found them (text targets only).
+    text: Text = None
     #: The separating questions asked after the battery: each with the target's answer and the
     #: prediction of every point still in the running (spec CONF-VERDICT).
     questions: tuple[Separation, ...] = ()
@@ -287,7 +301,8 @@ class Verdict:
             return f"a variant of {self.expected}{like}: {axes or 'differs'}"
         if self.level == "insufficient evidence":
             return "insufficient evidence: the target skipped too much of " + ", ".join(self.unaccounted)
-        return "not conformant: " + (", ".join(self.unaccounted) or "no known convention explains it")
+        axes = "".join(f"; {a}: {f} ({s}; expected {e})" for a, s, e, f in self.differs)
+        return "not conformant: " + (", ".join(self.unaccounted) or "no known convention explains it") + axes
 
 
 # --- the battery and the candidates -------------------------------------------------------------
@@ -611,6 +626,41 @@ def _is_corpus(value: Any) -> bool:
 ACCOUNTABLE_FAULTS = frozenset({"ROB-ERROR", "ROB-OUT-OF-RANGE"})
 
 
+#: What the verdict names when the statistics a target sends on the battery are those of no point
+#: that predicts its scores (spec CONF-VERDICT).
+STATISTICS_UNACCOUNTED = "statistics: no point that predicts the scores gives the statistics sent"
+
+AskReply = Callable[[str, Corpus], Reply]
+
+
+def point_reply(options: Mapping[str, Any], level: str, corpus: Corpus) -> Reply:
+    """The reference's whole answer at a point: its outcome, or "error" where it refuses the input."""
+    reference = ReferenceTarget(dict(options))
+    try:
+        if level == "sentence":
+            return reference.sentence(corpus[0][0], corpus[1][0])
+        return reference.corpus(*corpus)
+    except BleuError:
+        return "error"
+
+
+def same_reply(reply: Reply, point: Reply, tolerance: float) -> bool:
+    """A target's answer is the point's: the same error, or the same score (``matches``) and, when
+    it sends statistics, the point's statistics exactly (spec CONF-VERDICT). Skipped: no evidence."""
+    if reply == SKIPPED:
+        return True
+    prediction = point.score if isinstance(point, Outcome) else point
+    if isinstance(reply, str):
+        return matches(reply, prediction, tolerance)
+    if not matches(reply.score, prediction, tolerance):
+        return False
+    if not reply.has_statistics:
+        return True
+    if not isinstance(point, Outcome) or point.matches is None:
+        return False
+    return same_statistics(statistics_of(reply, len(point.matches)), statistics_of(point))
+
+
 def accounted(
     check: Check,
     candidate: Candidate,
@@ -619,17 +669,21 @@ def accounted(
     *,
     fault_inputs: Mapping[str, Any] | None = None,
     text: Text = None,
+    ask_reply: AskReply | None = None,
 ) -> bool:
     """Whether the point ``candidate`` accounts for a check that did not pass.
 
     ``fault_inputs`` are the first inputs of each kind of fault (the client's ``first_input``),
     the evidence for a ROB-* row whose own counterexample is another check's example; ``text``
-    a text target's conventions, under which each input is asked and predicted.
+    a text target's conventions, under which each input is asked and predicted; ``ask_reply``
+    the target's whole answer (statistics included): a check that compared statistics, and an
+    invariant, are accounted for only by a point whose statistics and scores the target gives.
     """
     if check.status in ("pass", "n/a") or (check.id.startswith("FP-") and check.id != "FP-SCALE-DECLARED"):
         return True  # a fingerprint row's diagnostics are in the battery, which the point predicts
+    limit = max(candidate.tolerance, tolerance)
     if check.id in BY_ID:
-        return _breaks_too(check, candidate)
+        return _breaks_too(check, candidate, ask_reply, limit, text)
     corpora: list[Corpus] = []
     if check.id == "VECTORS":  # a sentence-only target skips those of several segments
         corpora = [(v.data["hypotheses"], v.data["references"]) for v in load_vectors() if v.scored]
@@ -638,19 +692,71 @@ def accounted(
         corpora = [(list(first[0]), list(first[1]))] if _is_corpus(first) else []
     elif _is_corpus(check.counterexample) and not check.id.startswith("ROB-"):
         corpora = [(list(check.counterexample[0]), list(check.counterexample[1]))]
-    limit = max(candidate.tolerance, tolerance)
     corpora = [seen(c, text) for c in corpora]  # as a text target sees them
+    if check.compared == "statistics":  # the statistics too, exactly: a score alone says nothing of r
+        return (
+            bool(corpora)
+            and ask_reply is not None
+            and all(
+                same_reply(ask_reply("corpus", c), point_reply(candidate.options, "corpus", c), limit)
+                for c in corpora
+            )
+        )
     return bool(corpora) and all(matches(ask_target(c), candidate.predict(c), limit) for c in corpora)
 
 
-def _breaks_too(check: Check, candidate: Candidate) -> bool:
-    """An invariant the target broke is accounted for when the reference at the point breaks it too."""
+@dataclass
+class _Recorder:
+    """The reference at a point as a target of the invariants, recording each question it is asked
+    (on the tokens a text target sees) with its answer."""
+
+    options: Mapping[str, Any]
+    text: Text = None
+    asked: list[tuple[str, Corpus, Reply]] = field(default_factory=list)
+
+    @property
+    def max_order(self) -> int:
+        """N at the point (INV-IDENTITY reads it)."""
+        return ReferenceTarget(dict(self.options)).max_order
+
+    def _ask(
+        self, level: str, hypotheses: Sequence[Sequence[str]], references: Sequence[Sequence[Sequence[str]]]
+    ) -> Outcome:
+        copied: Corpus = ([list(h) for h in hypotheses], [[list(r) for r in rs] for rs in references])
+        reply = point_reply(self.options, level, seen(copied, self.text))
+        self.asked.append((level, copied, reply))
+        if not isinstance(reply, Outcome):
+            raise BleuInputError("CONF-VERDICT", "the point refuses this input")
+        return reply
+
+    def corpus(
+        self, hypotheses: Sequence[Sequence[str]], references: Sequence[Sequence[Sequence[str]]]
+    ) -> Outcome:
+        """Corpus BLEU at the point."""
+        return self._ask("corpus", hypotheses, references)
+
+    def sentence(self, hypothesis: Sequence[str], references: Sequence[Sequence[str]]) -> Outcome:
+        """Sentence BLEU at the point."""
+        return self._ask("sentence", [hypothesis], [references])
+
+
+def _breaks_too(
+    check: Check, candidate: Candidate, ask_reply: AskReply | None, tolerance: float, text: Text
+) -> bool:
+    """An invariant the target broke is accounted for when the reference at the point breaks it too
+    on the same example, and the target gives the point's answers (scores, and statistics when it
+    sends them) on every question the invariant asks there: it breaks the invariant because it is
+    that point, not for a cause of its own (spec CONF-VERDICT)."""
     if check.counterexample is None:
         return False
+    recorder = _Recorder(candidate.options, text)
     try:
-        BY_ID[check.id].check(ReferenceTarget(dict(candidate.options)), check.counterexample)
+        BY_ID[check.id].check(recorder, check.counterexample)  # type: ignore[arg-type]
     except InvariantViolationError:
-        return True
+        return ask_reply is not None and all(
+            same_reply(ask_reply(level, seen(corpus, text)), reply, tolerance)
+            for level, corpus, reply in recorder.asked
+        )
     except BleuError:
         return True  # the point refuses this example (EC-003's "error"): so may the target
     except (TypeError, ValueError, KeyError, IndexError):
@@ -661,25 +767,38 @@ def _breaks_too(check: Check, candidate: Candidate) -> bool:
 def with_text(
     verdict: Verdict, fingerprint: Fingerprint, expectation: Expectation, point: Candidate | None
 ) -> Verdict:
-    """The verdict with a text target's tokenizer and case folding (FP-TEXT) compared with the expected.
+    """The verdict with a text target's tokenizer, case folding and split rule (FP-TEXT) compared
+    with the expected.
 
     When the fingerprint's own conventions did not explain the FP-TEXT answers, they are settled
     again under the point the target was placed at (which predicts every other answer). A
-    tokenizer or case folding no known one explains leaves the target not conformant (FP-TEXT
-    unaccounted); a known one other than the expected makes a conformant target a variant, with
-    the axis listed beside the score axes.
+    tokenizer, case folding or split rule no known one explains leaves the target not conformant
+    (FP-TEXT unaccounted), naming the axes of the diagnostics the expected text conventions miss;
+    a known one other than the expected makes a conformant target a variant, with the axis listed
+    beside the score axes.
     """
     finding = next((f for f in fingerprint.findings if f.point.id == "FP-TEXT"), None)
     if finding is None or verdict.level in ("not conformant", "insufficient evidence"):
         return verdict
     text = fingerprint.text
+    options = dict(point.options) if point is not None else dict(fingerprint.config)
     if text is None and point is not None:
-        again = settle(finding.point, finding.answers, dict(point.options), point.tolerance)
+        again = settle(finding.point, finding.answers, options, point.tolerance)
         text = text_of(again.convention.flags) if again.convention else None
-    if text is None:
-        return replace(verdict, level="not conformant", point="", differs=(), unaccounted=("FP-TEXT",))
-    found = dict(zip(TEXT_AXES, text, strict=True))
     expected, acceptable = expectation.text, expectation.acceptable()
+    if text is None:
+        missed = _text_axes_missed(finding, expected, options)
+        return replace(  # no point: nothing is accounted for by one
+            verdict,
+            level="not conformant",
+            point="",
+            differs=missed,
+            unaccounted=("FP-TEXT",),
+            accounted=(),
+            point_axes=(),
+            point_tool="",
+        )
+    found = dict(zip(TEXT_AXES, text, strict=True))
     shown = tuple(
         (axis, TEXT_AXES[axis].field.spec_id, expected[axis], found[axis])
         for axis in TEXT_AXES
@@ -690,6 +809,28 @@ def with_text(
     if not differs:
         return replace(verdict, text=text, choices=chosen)
     return replace(verdict, level="variant", differs=(*differs, *verdict.differs), text=text, choices=chosen)
+
+
+def _text_axes_missed(
+    finding: Finding, expected: Mapping[str, str], options: Mapping[str, Any]
+) -> tuple[tuple[str, str, str, str], ...]:
+    """The text axes whose diagnostics the expected text conventions do not predict (each
+    diagnostic names the axis it probes): (axis, spec entry, expected value, "no known rule")."""
+    want = retokenized_predictor(expected, options)
+    axes = [
+        d.probes
+        for d, answer in zip(finding.point.diagnostics, finding.answers, strict=True)
+        if d.probes in TEXT_AXES and not agrees(answer, want(d.corpus))
+    ]
+    return tuple(
+        (axis, TEXT_AXES[axis].field.spec_id, expected[axis], "no known rule") for axis in dict.fromkeys(axes)
+    )
+
+
+def retokenized_predictor(text: Mapping[str, str], options: Mapping[str, Any]) -> Callable[[Corpus], Answer]:
+    """The reference's prediction at ``options`` for a text target with the ``text`` conventions."""
+    triple = (text["tokenize"], text["lowercase"], text["split"])
+    return lambda corpus: reference_prediction(dict(options), seen(corpus, triple))
 
 
 def judge_expectation(
@@ -718,6 +859,14 @@ def _score_verdict(
 
     def ask_target(corpus: Corpus) -> Answer:  # (its corpora are already as the target sees them)
         return ask(target, corpus)
+
+    replies: dict[str, Reply] = {}
+
+    def ask_reply(level: str, corpus: Corpus) -> Reply:  # asked once per question, then remembered
+        key = json.dumps([level, corpus])
+        if key not in replies:
+            replies[key] = reply_of(target, level, corpus)
+        return replies[key]
 
     faults = [
         c.id
@@ -759,10 +908,28 @@ def _score_verdict(
         verdict = Verdict("not conformant", label, "", (), (), unaccounted, len(corpora))
         return replace(verdict, questions=questions), None
 
+    caps = target.capabilities
+    sends_statistics = caps.statistics and "corpus" in caps.levels
+
+    def statistics_differ(point: Candidate) -> bool:
+        """A target that sends statistics sends the point's on every corpus of the battery, exactly:
+        the placed point's statistics are compared, not only the fingerprinted conventions'."""
+        limit = max(point.tolerance, tolerance)
+        return sends_statistics and not all(
+            same_reply(ask_reply("corpus", c), point_reply(point.options, "corpus", c), limit)
+            for c in corpora
+        )
+
     def unaccounted_by(point: Candidate) -> bool:
-        return any(
+        return statistics_differ(point) or any(
             not accounted(
-                c, point, ask_target, tolerance, fault_inputs=target.first_input, text=fingerprint.text
+                c,
+                point,
+                ask_target,
+                tolerance,
+                fault_inputs=target.first_input,
+                text=fingerprint.text,
+                ask_reply=ask_reply,
             )
             for c in checks
             if c.status not in ("pass", "n/a")
@@ -773,6 +940,8 @@ def _score_verdict(
     )
     if point is None:
         open_checks = tuple(c.id for c in checks if c.status not in ("pass", "n/a"))
+        if matched and all(statistics_differ(c) for c in matched):
+            open_checks += (STATISTICS_UNACCOUNTED,)
         verdict = replace(verdict, unaccounted=open_checks or ("no known point predicts its answers",))
         return replace(verdict, questions=questions), None
     others = tuple(dict.fromkeys(c.name for c in matched if c.axes != point.axes))

@@ -250,6 +250,16 @@ def _check_ref_dup(target: Target, example: tuple[Corpus, int, int]) -> None:
     )
 
 
+def statistics_of(outcome: Outcome, orders: int | None = None) -> tuple[Any, ...]:
+    """(matches, totals, c, r) of ``outcome``, the counts cut to the first ``orders`` orders (a
+    target may send more orders than the reference computes): what DIFF-STATS compares."""
+    matches, totals = outcome.matches, outcome.totals
+    if orders is not None:
+        matches = matches[:orders] if matches else matches
+        totals = totals[:orders] if totals else totals
+    return (matches, totals, outcome.hyp_len, outcome.ref_len)
+
+
 def same_statistics(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
     """(matches, totals, c, r) equal: counts exactly; r exactly when both are integers, else to
     1e-12 relative (a rational r under the ``average`` rule travels as a binary64 number)."""

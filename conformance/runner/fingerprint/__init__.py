@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 
 from conformance.peers.divergences import REGISTRY
 from conformance.peers.models import Case, PeerTarget
-from conformance.runner.client import ANSWER_RESOLUTION, SCORE_TOLERANCE, ProtocolTarget, half_unit
+from conformance.runner.client import SCORE_TOLERANCE, ProtocolTarget, declare_rounding
 from conformance.runner.fingerprint import aggregation, domain, ref_length, scale, text, zero
 from conformance.runner.fingerprint.base import (
     BINARY32_TOLERANCE,
@@ -128,8 +128,8 @@ class Fingerprint:
         return _tolerance(self.flags)
 
     @property
-    def text(self) -> tuple[str, str] | None:
-        """A text target's tokenizer and case folding (FP-TEXT), if found."""
+    def text(self) -> Text:
+        """A text target's tokenizer, case folding and split rule (FP-TEXT), if found."""
         return text_of(self.flags)
 
     def asked(self, leave_out: frozenset[str] = frozenset()) -> list[tuple[Corpus, Answer]]:
@@ -143,10 +143,15 @@ class Fingerprint:
         ]
 
 
-def text_of(flags: frozenset[str] | set[str]) -> tuple[str, str] | None:
-    """The (tokenizer, case folding) an FP-TEXT convention's flags name, or None."""
-    found = dict(flag.split(":", 1) for flag in flags if flag.startswith(("tokenize:", "lowercase:")))
-    return (found["tokenize"], found["lowercase"]) if len(found) == 2 else None
+def text_of(flags: frozenset[str] | set[str]) -> Text:
+    """The (tokenizer, case folding, split rule) an FP-TEXT convention's flags name, or None; the
+    split rule is Python's ``str.split()`` (``unicode``) unless a flag names another."""
+    found = dict(
+        flag.split(":", 1) for flag in flags if flag.startswith(("tokenize:", "lowercase:", "split:"))
+    )
+    if "tokenize" not in found or "lowercase" not in found:
+        return None
+    return (found["tokenize"], found["lowercase"], found.get("split", "unicode"))
 
 
 def _tolerance(flags: set[str] | frozenset[str]) -> float:
@@ -200,8 +205,7 @@ def fingerprint(target: ProtocolTarget) -> Fingerprint:
     target.count_errors = False
     text = target.capabilities.input == "text"
     digits = target.digits
-    if digits is not None:  # FP-SCALE reads raw answers: half a unit of their last decimal
-        ANSWER_RESOLUTION.set(half_unit(digits))
+    declare_rounding(digits, 1.0)  # FP-SCALE reads raw answers: half a unit of their last decimal
     for listed in POINTS:
         if listed.id == "FP-TEXT" and not text:
             continue  # token targets get tokens: tokenization and case are the caller's
@@ -221,8 +225,7 @@ def fingerprint(target: ProtocolTarget) -> Fingerprint:
             flags |= finding.convention.flags
             if point.id == "FP-SCALE":
                 target.scale = 100.0 if "percent" in finding.convention.flags else 1.0
-                if digits is not None:  # from here on answers are divided by the scale
-                    ANSWER_RESOLUTION.set(half_unit(digits) / target.scale)
+                declare_rounding(digits, target.scale)  # from here on answers are divided by the scale
     findings = [_settled_precision(f, config, flags) if f.point.id == "FP-PRECISION" else f for f in findings]
     findings = [_settled_again(f, config, flags) for f in findings]
     target.count_errors = True

@@ -13,8 +13,14 @@ from typing import Any
 
 from conformance.peers.divergences import SACREBLEU_CONFIGS
 from conformance.peers.models import Case, PeerTarget, model, profile_of, reference_options
-from conformance.peers.targets import NltkTarget
-from conformance.runner.client import ProtocolTarget, TargetFaultError, TargetSkippedError, absolute_tolerance
+from conformance.peers.targets import NltkTarget, Outcome
+from conformance.runner.client import (
+    ProtocolTarget,
+    TargetFaultError,
+    TargetSkippedError,
+    absolute_tolerance,
+    rounded_as_declared,
+)
 from reference_bleu import corpus_bleu
 from reference_bleu.errors import BleuError
 from reference_bleu.registry import AXES
@@ -52,6 +58,9 @@ class Diagnostic:
 
     name: str
     corpus: Corpus
+    #: The axis of CONV-SPACE this diagnostic tells apart, where a report names it (FP-TEXT's
+    #: ``tokenize``, ``case``, ``split``): a target no convention explains is told which.
+    probes: str = ""
 
 
 @dataclass(frozen=True)
@@ -141,16 +150,18 @@ def show_answer(answer: Answer) -> Answer:
 # --- predictions -----------------------------------------------------------------------------
 
 
-#: A text target's tokenizer and case folding (FP-TEXT), or None for a token target.
-Text = tuple[str, str] | None
+#: A text target's tokenizer, case folding and whitespace split rule (FP-TEXT), or None for a
+#: token target.
+Text = tuple[str, str, str] | None
 
 
-def retokenized(corpus: Corpus, tokenize: str, lowercase: str) -> Corpus:
-    """The corpus as a text target sees it: each token list joined with spaces, then tokenized."""
+def retokenized(corpus: Corpus, tokenize: str, lowercase: str, split: str = "unicode") -> Corpus:
+    """The corpus as a text target sees it: each token list joined with spaces, then tokenized and
+    split (TOK-SPLIT-RULE)."""
     hypotheses, references = corpus
 
     def again(tokens: Sequence[str]) -> list[str]:
-        return tokenize_line(" ".join(tokens), tokenize, lowercase)
+        return tokenize_line(" ".join(tokens), tokenize, lowercase, split)
 
     return [again(h) for h in hypotheses], [[again(r) for r in rs] for rs in references]
 
@@ -163,7 +174,7 @@ def seen(corpus: Corpus, text: Text) -> Corpus:
     those tokens: joined and tokenized again they are the same (every tokenizer and folding
     is idempotent), so the target's answer is unchanged and the prediction is of what it saw.
     """
-    if text is None or text == ("none", "none"):
+    if text is None or text == ("none", "none", "unicode"):
         return corpus
     return retokenized(corpus, *text)
 
@@ -248,8 +259,20 @@ def ask(target: ProtocolTarget, corpus: Corpus, raw: bool = False, level: str | 
             if len(corpus[0]) != 1:
                 return SKIPPED
             level = "sentence"
+    reply = reply_of(target, level, corpus, raw)
+    return reply.score if isinstance(reply, Outcome) else reply
+
+
+#: A target's whole answer to one question: its outcome (score and any statistics), or "error",
+#: SKIPPED, "fault:<kind>".
+Reply = Outcome | str
+
+
+def reply_of(target: ProtocolTarget, level: str, corpus: Corpus, raw: bool = False) -> Reply:
+    """The target's whole answer to ``corpus`` at ``level``, statistics included when it sends them
+    (what :func:`ask` reads the score of; the verdict compares statistics too, CONF-VERDICT)."""
     try:
-        return target.score(level, corpus[0], corpus[1], raw=raw).score
+        return target.score(level, corpus[0], corpus[1], raw=raw)
     except TargetSkippedError:
         return SKIPPED
     except TargetFaultError as fault:
@@ -257,10 +280,14 @@ def ask(target: ProtocolTarget, corpus: Corpus, raw: bool = False, level: str | 
 
 
 def agrees(answer: Answer, prediction: Answer, tolerance: float = MATCH_TOLERANCE) -> bool:
-    """An answer matches a prediction: the same error, or the same number within ``tolerance``.
-    A skipped question is no evidence: it matches every prediction."""
+    """An answer matches a prediction: the same error, or the same number within ``tolerance`` (and
+    half a unit of a declared last decimal), rounded as the prediction rounds when the target
+    declared its digits (CONF-PROTOCOL). A skipped question is no evidence: it matches every
+    prediction."""
     if answer == SKIPPED:
         return True
     if isinstance(answer, str) or isinstance(prediction, str):
         return answer == prediction
-    return math.isclose(answer, prediction, rel_tol=tolerance, abs_tol=absolute_tolerance())
+    return math.isclose(
+        answer, prediction, rel_tol=tolerance, abs_tol=absolute_tolerance()
+    ) and rounded_as_declared(answer, prediction, tolerance)

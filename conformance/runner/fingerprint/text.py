@@ -1,4 +1,5 @@
-"""FP-TEXT: how a text target tokenizes and folds case (spec EC-010, TOK-PIPELINE)."""
+"""FP-TEXT: how a text target tokenizes, folds case and splits on whitespace (spec EC-010, TOK-PIPELINE,
+TOK-SPLIT-RULE)."""
 
 from __future__ import annotations
 
@@ -15,23 +16,32 @@ from conformance.runner.fingerprint.base import (
     retokenized,
     words,
 )
-from reference_bleu.tokenizers import CASE_FOLDINGS, TOKENIZERS
+from reference_bleu.tokenizers import CASE_FOLDINGS, SPLIT_RULES, TOKENIZERS, tokenize_line
 
 #: Text targets (``input: "text"``) get each token list joined with spaces; these lines tell the
-#: tokenizers and case foldings apart (each of the 15 pairs gives another answer vector under the
-#: paper's conventions, every order matching in every line so that no zero hides a difference).
+#: tokenizers, case foldings and split rules apart (each convention gives another answer vector
+#: under the paper's conventions, every order matching in every line so that no zero hides a
+#: difference). Each names the axis it probes, which a report names when nothing matches.
 _TEXT = (
-    Diagnostic("case", ([words("The Cat sat on the mat today")], [[words("the cat sat on the mat today")]])),
+    Diagnostic(
+        "lowercase",
+        ([words("The Cat sat on the mat today")], [[words("the cat sat on the mat today")]]),
+        "lowercase",
+    ),
     Diagnostic(
         "case beyond ASCII",
         ([words("Été was hot on the beach today")], [[words("été was hot on the beach today")]]),
+        "lowercase",
     ),
     Diagnostic(
-        "punctuation", ([words("the cat sat on the mat today.")], [[words("the cat sat on the mat today .")]])
+        "punctuation",
+        ([words("the cat sat on the mat today.")], [[words("the cat sat on the mat today .")]]),
+        "tokenize",
     ),
     Diagnostic(
         "hyphen",
         ([words("the cat-dog sat on the mat today")], [[words("the cat - dog sat on the mat today")]]),
+        "tokenize",
     ),
     Diagnostic(
         "Chinese characters",
@@ -39,35 +49,85 @@ _TEXT = (
             [words("我爱北京天安门 and the cat sat on it")],
             [[words("我 爱 北京 天安门 and the cat sat on it")]],
         ),
+        "tokenize",
     ),
-    Diagnostic("characters", ([words("the cat sat on the mat")], [[words("the cta sat on the mat")]])),
+    Diagnostic(
+        "characters", ([words("the cat sat on the mat")], [[words("the cta sat on the mat")]]), "tokenize"
+    ),
+    # TOK-13A steps 5 to 7: a period or comma between digits stays ("1,000.5", "3.14"), a dash after
+    # a digit is split off ("1990 - 2000"); intl keeps all three, whitespace splitting too.
+    Diagnostic(
+        "numbers",
+        (
+            [words("the cat sat on the mat and it cost 1,000.5 or 3.14 each in 1990-2000")],
+            [[words("the cat sat on the mat and it cost 1 , 000 . 5 or 3 . 14 each in 1990 - 2000")]],
+        ),
+        "tokenize",
+    ),
+    # TOK-SPLIT-RULE: str.split() splits at NO-BREAK SPACE (U+00A0), IDEOGRAPHIC SPACE (U+3000) and
+    # THIN SPACE (U+2009), which are Unicode White_Space; an ASCII split (space, \t, \n, \v, \f, \r:
+    # Perl's) keeps them inside a token; split(" ") keeps the tab too.
+    Diagnostic(
+        "whitespace beyond ASCII",
+        (
+            [
+                [
+                    *words("the cat sat on the mat today and the"),
+                    "dog\u00a0ran",
+                    "off\u3000to",
+                    "the\u2009park\tnow",
+                ]
+            ],
+            [[words("the cat sat on the mat today and the dog ran off to the park now")]],
+        ),
+        "split",
+    ),
+)
+
+#: The tokenizers whose tokens of the diagnostics depend on the split rule: 13a, intl and zh
+#: already collapse every Unicode whitespace inside (``" ".join(line.split())``, as sacrebleu's
+#: tokenizer_re.py does), so a split rule there is no convention of its own.
+_SPLIT_OBSERVED = tuple(
+    tokenize
+    for tokenize in TOKENIZERS
+    if any(
+        tokenize_line(" ".join(d.corpus[0][0]), tokenize, "none", rule)
+        != tokenize_line(" ".join(d.corpus[0][0]), tokenize, "none")
+        for d in _TEXT
+        for rule in SPLIT_RULES
+    )
 )
 
 
-def _text_predictor(tokenize: str, lowercase: str) -> Callable[[Config, Corpus], Answer]:
-    return lambda config, corpus: reference_prediction(config, retokenized(corpus, tokenize, lowercase))
+def _text_predictor(tokenize: str, lowercase: str, split: str) -> Callable[[Config, Corpus], Answer]:
+    return lambda config, corpus: reference_prediction(
+        config, retokenized(corpus, tokenize, lowercase, split)
+    )
 
 
 def _text(config: Config) -> tuple[Convention, ...]:
-    """Every tokenizer of chapter 11 with every case folding; whitespace splitting, no folding first."""
+    """Every tokenizer of chapter 11 with every case folding, and with every split rule where the
+    rule changes its tokens; whitespace splitting, no folding, ``str.split()`` first."""
     return tuple(
         Convention(
-            f"tokenize {tokenize}, case {lowercase}",
-            _text_predictor(tokenize, lowercase),
+            f"tokenize {tokenize}, case {lowercase}" + ("" if split == "unicode" else f", split {split}"),
+            _text_predictor(tokenize, lowercase, split),
             {},
             (),
-            "TOK-PIPELINE",
-            frozenset({f"tokenize:{tokenize}", f"lowercase:{lowercase}"}),
+            "TOK-PIPELINE" if split == "unicode" else "TOK-SPLIT-RULE",
+            frozenset({f"tokenize:{tokenize}", f"lowercase:{lowercase}", f"split:{split}"}),
         )
         for tokenize in TOKENIZERS
         for lowercase in CASE_FOLDINGS
+        for split in SPLIT_RULES
+        if split == "unicode" or tokenize in _SPLIT_OBSERVED
     )
 
 
 TEXT = Point(
     "FP-TEXT",
     ("EC-010", "TOK-PIPELINE"),
-    "how does a text target tokenize and fold case?",
+    "how does a text target tokenize, fold case and split on whitespace?",
     _TEXT,
     _text,
 )

@@ -37,6 +37,10 @@ class Check:
     target_value: Any = None
     expected_value: Any = None
     expected_by: str = ""
+    #: What the check compared on its counterexample: the ``score``, or the ``statistics`` (matches,
+    #: totals, c, r) too; a point accounts for a failure only by predicting what was compared
+    #: (spec CONF-VERDICT).
+    compared: str = "score"
 
 
 #: Checks whose examples carry indices into a segment's references: never cut to what a target

@@ -3,17 +3,18 @@ and statistics, each difference explained only by the fingerprinted peers (CONF-
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
 from hypothesis import assume
 
 from conformance.peers.models import Case, PeerTarget, model
-from conformance.runner.client import TargetFaultError
+from conformance.runner.client import TargetFaultError, as_declared
 from conformance.runner.fingerprint import applied_divergences
 from conformance.runner.fingerprint.base import PEERS, Corpus, agrees, peer_name, reference_prediction
 from conformance.runner.judge.base import Check, CheckFailureError, JudgeBase, agree_or_both_errors
-from conformance.suite.invariants import same_statistics
+from conformance.suite.invariants import same_statistics, statistics_of
 from conformance.suite.strategies import corpora
 from reference_bleu import corpus_bleu, sentence_bleu
 from reference_bleu.errors import BleuError
@@ -67,8 +68,9 @@ class DifferentialChecks(JudgeBase):
                 answer = "error"
             expected = self.expected(corpus)
             if not agree_or_both_errors(answer, expected, self.fingerprint.tolerance):
+                rounded = as_declared(expected) if isinstance(expected, float) else ""
                 raise CheckFailureError(
-                    f"target {answer!r} != reference {expected!r} under {self.config}",
+                    f"target {answer!r} != reference {expected!r}{rounded} under {self.config}",
                     corpus,
                     self.explain(corpus, answer) if isinstance(answer, float) else (),
                     values=(answer, expected, self.convention),
@@ -97,8 +99,9 @@ class DifferentialChecks(JudgeBase):
                 except BleuError:
                     expected = "error"
                 if not agree_or_both_errors(outcome.score, expected, self.fingerprint.tolerance):
+                    rounded = as_declared(expected) if isinstance(expected, float) else ""
                     raise CheckFailureError(
-                        f"sentence score {outcome.score!r} != reference {expected!r}",
+                        f"sentence score {outcome.score!r} != reference {expected!r}{rounded}",
                         one,
                         self.explain(one, outcome.score),
                         values=(outcome.score, expected, self.convention),
@@ -129,13 +132,7 @@ class DifferentialChecks(JudgeBase):
                 assume(self.acceptable(corpus))
                 out = self.target.corpus(*corpus)
                 ref = corpus_bleu(*self.seen(corpus), **self.config)
-                n = len(ref.matches)
-                got = (
-                    out.matches[:n] if out.matches else out.matches,
-                    out.totals[:n] if out.totals else out.totals,
-                    out.hyp_len,
-                    out.ref_len,
-                )
+                got = statistics_of(out, len(ref.matches))
                 want = (ref.matches, ref.totals, ref.hyp_len, ref.ref_len)
                 if not same_statistics(got, want):
                     raise CheckFailureError(
@@ -144,15 +141,14 @@ class DifferentialChecks(JudgeBase):
                         values=(_plain(got), _plain(want), self.convention),
                     )
 
-            self.checks.append(
-                self._run(
-                    "DIFF-STATS",
-                    "statistics equal the reference's, exactly",
-                    corpora(),
-                    stats_body,
-                    ("BLEU-STATS", "BLEU-CORPUS"),
-                )
+            stats = self._run(
+                "DIFF-STATS",
+                "statistics equal the reference's, exactly",
+                corpora(),
+                stats_body,
+                ("BLEU-STATS", "BLEU-CORPUS"),
             )
+            self.checks.append(replace(stats, compared="statistics"))
         else:
             self.checks.append(
                 Check(
