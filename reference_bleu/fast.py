@@ -28,9 +28,10 @@ Why it is faster (measured, ``benchmarks/bench.py``), not different:
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from itertools import repeat
 from operator import sub
+from types import ModuleType
 
 from reference_bleu.counting import Sentence
 from reference_bleu.inputs import PAPER_RULES, SegmentRules
@@ -52,15 +53,21 @@ Counts = dict[Hashable, int]
 PURE_PYTHON_VARIABLE = "REFERENCE_BLEU_PURE_PYTHON"
 
 
-def load_kernel() -> Callable[[Sequence[Hashable], Sequence[Sequence[Hashable]], int], list[int]] | None:
-    """NUM-KERNEL. The compiled ``clipped_matches``; ``None``: not built here, or the variable says no."""
+def kernel_module() -> ModuleType | None:
+    """NUM-KERNEL. The compiled kernel's module; ``None``: not built here, or the variable says no."""
     if os.environ.get(PURE_PYTHON_VARIABLE) == "1":
         return None
     try:
         from reference_bleu import _kernel  # noqa: PLC0415 -- optional: built at install time where possible
     except ImportError:
         return None
-    return _kernel.clipped_matches
+    return _kernel
+
+
+def load_kernel() -> Callable[[Sequence[Hashable], Sequence[Sequence[Hashable]], int], list[int]] | None:
+    """NUM-KERNEL. The compiled ``clipped_matches``; ``None``: not built here, or the variable says no."""
+    module = kernel_module()
+    return None if module is None else module.clipped_matches
 
 
 #: The kernel this process counts with (``None``: the pure-Python path below).
@@ -176,6 +183,48 @@ class _Sum:
         return [Statistics(tuple(self.matches), totals, sum(self.lengths), normal_length(self.ref_len))]
 
 
+#: One segment under the segment rules: its number, its references, and each kept candidate as
+#: (system index, candidate, r).
+RuledSegment = tuple[int, Sequence[Sentence], list[tuple[int, Sentence, Length]]]
+
+
+def ruled_segments(
+    systems: Sequence[Sequence[Sentence]],
+    references: Iterable[Sequence[Sentence]],
+    ref_length: RefLengthRule,
+    rules: SegmentRules = PAPER_RULES,
+    start: int = 0,
+) -> Iterator[RuledSegment]:
+    """EC-004, EC-005, EC-006 and EC-001 applied to the segments of several systems, in one place.
+
+    For each segment left (numbered from ``start``): its references under EC-005 and EC-006,
+    and each system's candidate that EC-004 keeps, with its effective reference length r
+    (EC-001). A dropped segment is not given; a refused one raises naming its number. What
+    :func:`fast_system_statistics` counts, and what ``counted.CountedCorpus.segments`` applies
+    to counts it already has (ATTR-COST).
+
+    >>> drop = SegmentRules(empty_candidates="drop")
+    >>> list(ruled_segments([[("a",), ()]], [[("a", "b")], [("b",)]], "closest", drop))
+    [(0, [('a', 'b')], [(0, ('a',), 2)]), (1, [('b',)], [])]
+    """
+    checked = rules.candidates_checked
+    for i, (given, *candidates) in enumerate(zip(references, *systems, strict=True), start=start):
+        refs = rules.references(given, i)
+        if refs is None:
+            continue
+        lengths = [len(r) for r in refs]
+        one = lengths[0] if len(lengths) == 1 else None
+        yield (
+            i,
+            refs,
+            [
+                (k, candidate, best_match_length(len(candidate), lengths, ref_length) if one is None else one)
+                for k, candidate in enumerate(candidates)
+                if not checked or rules.keeps_candidate(candidate, i)
+            ],
+        )
+
+
 def fast_system_statistics(
     systems: Sequence[Sequence[Sentence]],
     references: Iterable[Sequence[Sentence]],
@@ -191,18 +240,10 @@ def fast_system_statistics(
     Each segment's references are counted once for all systems.
     """
     sums = [_Sum(orders, keep_segments) for _ in systems]
-    checked = rules.candidates_checked
-    for i, (given, *candidates) in enumerate(zip(references, *systems, strict=True), start=start):
-        refs = rules.references(given, i)
-        if refs is None:
-            continue
-        lengths = [len(r) for r in refs]
+    for _, refs, kept in ruled_segments(systems, references, ref_length, rules, start):
         counted = _ReferenceCounts(refs)
-        for total, candidate in zip(sums, candidates, strict=True):
-            if checked and not rules.keeps_candidate(candidate, i):
-                continue
-            r = lengths[0] if len(lengths) == 1 else best_match_length(len(candidate), lengths, ref_length)
-            total.add(candidate, counted, r)
+        for k, candidate, r in kept:
+            sums[k].add(candidate, counted, r)
     return [total.result() for total in sums]
 
 
