@@ -135,11 +135,9 @@ class CountedCorpus:
             counted = self.counts(text, orders)
             hyps, refs = self.tokens(text)
             out: list[list[Statistics]] = [[] for _ in self.systems]
-            for i, _, kept in ruled_segments(hyps, refs, options.ref_length, rules):
-                for k, _, r in kept:
-                    s = counted[k][i]
-                    r_n = normal_length(r)
-                    out[k].append(Statistics(s.matches[:orders], s.totals[:orders], s.hyp_len, r_n))
+            for i, _, k, _, r in ruled_segments(hyps, refs, options.ref_length, rules):
+                s = counted[k][i]
+                out[k].append(Statistics(s.matches[:orders], s.totals[:orders], s.hyp_len, normal_length(r)))
             # The rules changed nothing here (no empty line, one reference): share the first list.
             same = next(
                 (v for k, v in self._segments.items() if k[0] == text and k[-1] == orders and v == out), None

@@ -30,7 +30,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from itertools import repeat
-from operator import sub
+from operator import add, sub
 from types import ModuleType
 
 from reference_bleu.counting import Sentence
@@ -105,8 +105,7 @@ def _add_matches(candidate: Sentence, references: _ReferenceCounts, into: list[i
     if KERNEL is None:
         python_add_matches(candidate, references, into)
         return
-    for n, matched in enumerate(KERNEL(candidate, references.references, len(into))):
-        into[n] += matched
+    into[:] = map(add, into, KERNEL(candidate, references.references, len(into)))
 
 
 def python_add_matches(candidate: Sentence, references: _ReferenceCounts, into: list[int]) -> None:
@@ -183,9 +182,9 @@ class _Sum:
         return [Statistics(tuple(self.matches), totals, sum(self.lengths), normal_length(self.ref_len))]
 
 
-#: One segment under the segment rules: its number, its references, and each kept candidate as
-#: (system index, candidate, r).
-RuledSegment = tuple[int, Sequence[Sentence], list[tuple[int, Sentence, Length]]]
+#: A candidate under the segment rules: its segment's number and references, its system's index,
+#: the candidate, and r.
+RuledCandidate = tuple[int, Sequence[Sentence], int, Sentence, Length]
 
 
 def ruled_segments(
@@ -194,35 +193,32 @@ def ruled_segments(
     ref_length: RefLengthRule,
     rules: SegmentRules = PAPER_RULES,
     start: int = 0,
-) -> Iterator[RuledSegment]:
+) -> Iterator[RuledCandidate]:
     """EC-004, EC-005, EC-006 and EC-001 applied to the segments of several systems, in one place.
 
-    For each segment left (numbered from ``start``): its references under EC-005 and EC-006,
-    and each system's candidate that EC-004 keeps, with its effective reference length r
-    (EC-001). A dropped segment is not given; a refused one raises naming its number. What
-    :func:`fast_system_statistics` counts, and what ``counted.CountedCorpus.segments`` applies
-    to counts it already has (ATTR-COST).
+    For each segment left (numbered from ``start``) and each system's candidate in it that
+    EC-004 keeps, in order: the segment's number, its references under EC-005 and EC-006 (one
+    object for all of its candidates), the system's index, the candidate and its effective
+    reference length r (EC-001). A dropped segment gives nothing; a refused one raises naming
+    its number. What :func:`fast_system_statistics` counts, and what
+    ``counted.CountedCorpus.segments`` applies to counts it already has (ATTR-COST).
 
     >>> drop = SegmentRules(empty_candidates="drop")
     >>> list(ruled_segments([[("a",), ()]], [[("a", "b")], [("b",)]], "closest", drop))
-    [(0, [('a', 'b')], [(0, ('a',), 2)]), (1, [('b',)], [])]
+    [(0, [('a', 'b')], 0, ('a',), 2)]
     """
-    checked = rules.candidates_checked
+    checked, given_back = rules.candidates_checked, rules.empty_references == "keep"
     for i, (given, *candidates) in enumerate(zip(references, *systems, strict=True), start=start):
-        refs = rules.references(given, i)
+        # EC-005 keeps references as given: only a segment without any has a rule to apply.
+        refs = given if given_back and given else rules.references(given, i)
         if refs is None:
             continue
         lengths = [len(r) for r in refs]
-        one = lengths[0] if len(lengths) == 1 else None
-        yield (
-            i,
-            refs,
-            [
-                (k, candidate, best_match_length(len(candidate), lengths, ref_length) if one is None else one)
-                for k, candidate in enumerate(candidates)
-                if not checked or rules.keeps_candidate(candidate, i)
-            ],
-        )
+        for k, candidate in enumerate(candidates):
+            if checked and not rules.keeps_candidate(candidate, i):
+                continue
+            r = lengths[0] if len(lengths) == 1 else best_match_length(len(candidate), lengths, ref_length)
+            yield i, refs, k, candidate, r
 
 
 def fast_system_statistics(
@@ -240,10 +236,11 @@ def fast_system_statistics(
     Each segment's references are counted once for all systems.
     """
     sums = [_Sum(orders, keep_segments) for _ in systems]
-    for _, refs, kept in ruled_segments(systems, references, ref_length, rules, start):
-        counted = _ReferenceCounts(refs)
-        for k, candidate, r in kept:
-            sums[k].add(candidate, counted, r)
+    counted = _ReferenceCounts(())
+    for _, refs, k, candidate, r in ruled_segments(systems, references, ref_length, rules, start):
+        if refs is not counted.references:
+            counted = _ReferenceCounts(refs)
+        sums[k].add(candidate, counted, r)
     return [total.result() for total in sums]
 
 
