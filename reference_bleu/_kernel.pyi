@@ -6,3 +6,5 @@ def clipped_matches(
     candidate: Sequence[Hashable], references: Sequence[Sequence[Hashable]], orders: int
 ) -> list[int]:
     """Σ_g min(Count(g), max_R Count_R(g)) for n = 1..orders (BLEU-CLIP): fast.clipped_matches's integers."""
+def tokens_13a(line: str) -> list[str]:
+    """TOK-13A's tokens of a line, no case folding: tokenizers.fast_13a(line.rstrip()).split()."""
