@@ -106,37 +106,25 @@ lookup(const Py_ssize_t *table, size_t mask, const Entry *entries, const Py_ssiz
     return -1 - (Py_ssize_t)slot; /* absent: the free slot, encoded below -1 */
 }
 
-static PyObject *
-clipped_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+/* Adds one segment's clipped matches of orders 1..orders to matches[0..orders): 0, or -1 with an
+ * exception set. */
+static int
+add_clipped_matches(PyObject *candidate, PyObject *references, Py_ssize_t orders, Py_ssize_t *matches)
 {
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "clipped_matches(candidate, references, orders)");
-        return NULL;
-    }
-    Py_ssize_t orders = PyLong_AsSsize_t(args[2]);
-    if (orders < 0) {
-        if (!PyErr_Occurred()) {
-            PyErr_SetString(PyExc_ValueError, "orders must not be negative");
-        }
-        return NULL;
-    }
-    PyObject *result = NULL, *vocab = NULL, *refs = NULL;
+    int status = -1;
+    PyObject *vocab = NULL, *refs = NULL;
     Py_ssize_t *cand = NULL, *table = NULL, *touched = NULL, **ref_ids = NULL, *ref_len = NULL;
     Entry *entries = NULL;
     Py_ssize_t c = 0, nrefs = 0, got = 0;
-    Py_ssize_t *matches = PyMem_Calloc((size_t)orders + 1, sizeof(Py_ssize_t));
-    if (matches == NULL) {
-        return PyErr_NoMemory();
-    }
     vocab = PyDict_New();
     if (vocab == NULL) {
         goto done;
     }
-    cand = token_ids(args[0], vocab, 1, &c);
+    cand = token_ids(candidate, vocab, 1, &c);
     if (cand == NULL) {
         goto done;
     }
-    refs = PySequence_Fast(args[1], "references must be a sequence of sentences");
+    refs = PySequence_Fast(references, "references must be a sequence of sentences");
     if (refs == NULL) {
         goto done;
     }
@@ -208,23 +196,12 @@ clipped_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         for (Py_ssize_t k = 0; k < used; k++) {
             sum += entries[k].count < entries[k].best ? entries[k].count : entries[k].best;
         }
-        matches[n - 1] = sum;
+        matches[n - 1] += sum;
         if (sum == 0) {
             break;
         }
     }
-    result = PyList_New(orders);
-    if (result == NULL) {
-        goto done;
-    }
-    for (Py_ssize_t n = 0; n < orders; n++) {
-        PyObject *value = PyLong_FromSsize_t(matches[n]);
-        if (value == NULL) {
-            Py_CLEAR(result);
-            goto done;
-        }
-        PyList_SET_ITEM(result, n, value);
-    }
+    status = 0;
 done:
     if (ref_ids != NULL) {
         for (Py_ssize_t r = 0; r < got; r++) {
@@ -237,9 +214,100 @@ done:
     PyMem_Free(table);
     PyMem_Free(entries);
     PyMem_Free(touched);
-    PyMem_Free(matches);
     Py_XDECREF(refs);
     Py_XDECREF(vocab);
+    return status;
+}
+
+/* orders as a non-negative Py_ssize_t; -1 with an exception set otherwise. */
+static Py_ssize_t
+orders_argument(PyObject *value)
+{
+    Py_ssize_t orders = PyLong_AsSsize_t(value);
+    if (orders < 0 && !PyErr_Occurred()) {
+        PyErr_SetString(PyExc_ValueError, "orders must not be negative");
+    }
+    return orders;
+}
+
+static PyObject *
+matches_list(const Py_ssize_t *matches, Py_ssize_t orders)
+{
+    PyObject *result = PyList_New(orders);
+    if (result == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t n = 0; n < orders; n++) {
+        PyObject *value = PyLong_FromSsize_t(matches[n]);
+        if (value == NULL) {
+            Py_DECREF(result);
+            return NULL;
+        }
+        PyList_SET_ITEM(result, n, value);
+    }
+    return result;
+}
+
+static PyObject *
+clipped_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "clipped_matches(candidate, references, orders)");
+        return NULL;
+    }
+    Py_ssize_t orders = orders_argument(args[2]);
+    if (orders < 0) {
+        return NULL;
+    }
+    Py_ssize_t *matches = PyMem_Calloc((size_t)orders + 1, sizeof(Py_ssize_t));
+    if (matches == NULL) {
+        return PyErr_NoMemory();
+    }
+    PyObject *result = add_clipped_matches(args[0], args[1], orders, matches) < 0 ? NULL
+                                                                                  : matches_list(matches, orders);
+    PyMem_Free(matches);
+    return result;
+}
+
+/* summed_clipped_matches(candidates, references, orders): the sum over segments i of
+ * clipped_matches(candidates[i], references[i], orders), without a Python call per segment. */
+static PyObject *
+summed_clipped_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "summed_clipped_matches(candidates, references, orders)");
+        return NULL;
+    }
+    Py_ssize_t orders = orders_argument(args[2]);
+    if (orders < 0) {
+        return NULL;
+    }
+    PyObject *result = NULL, *candidates = NULL, *references = NULL;
+    Py_ssize_t *matches = PyMem_Calloc((size_t)orders + 1, sizeof(Py_ssize_t));
+    if (matches == NULL) {
+        return PyErr_NoMemory();
+    }
+    candidates = PySequence_Fast(args[0], "candidates must be a sequence of sentences");
+    references = candidates == NULL ? NULL : PySequence_Fast(args[1], "references must be a sequence");
+    if (references == NULL) {
+        goto done;
+    }
+    Py_ssize_t segments = PySequence_Fast_GET_SIZE(candidates);
+    if (PySequence_Fast_GET_SIZE(references) != segments) {
+        PyErr_SetString(PyExc_ValueError, "one set of references per candidate");
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < segments; i++) {
+        if (add_clipped_matches(PySequence_Fast_ITEMS(candidates)[i], PySequence_Fast_ITEMS(references)[i],
+                                orders, matches) < 0) {
+            goto done;
+        }
+    }
+    result = matches_list(matches, orders);
+done:
+    PyMem_Free(matches);
+    Py_XDECREF(candidates);
+    Py_XDECREF(references);
     return result;
 }
 
@@ -433,6 +501,8 @@ done:
 static PyMethodDef methods[] = {
     {"clipped_matches", (PyCFunction)(void (*)(void))clipped_matches, METH_FASTCALL,
      "clipped_matches(candidate, references, orders) -> the clipped matches of orders 1..orders."},
+    {"summed_clipped_matches", (PyCFunction)(void (*)(void))summed_clipped_matches, METH_FASTCALL,
+     "summed_clipped_matches(candidates, references, orders) -> the sum of each segment's clipped matches."},
     {"tokens_13a", (PyCFunction)tokens_13a, METH_O,
      "tokens_13a(line) -> the tokens of TOK-13A without case folding: fast_13a(line.rstrip()).split()."},
     {NULL, NULL, 0, NULL},

@@ -72,6 +72,10 @@ def load_kernel() -> Callable[[Sequence[Hashable], Sequence[Sequence[Hashable]],
 
 #: The kernel this process counts with (``None``: the pure-Python path below).
 KERNEL = load_kernel()
+#: The kernel's sum of many segments' clipped matches in one call (``None`` without the kernel).
+SUMMED_KERNEL: Callable[[list[Sentence], list[Sequence[Sentence]], int], list[int]] | None = (
+    None if KERNEL is None else getattr(kernel_module(), "summed_clipped_matches", None)
+)
 
 
 def _order_counts(sentence: Sentence, n: int) -> Counts:
@@ -153,9 +157,12 @@ def _totals(lengths: list[int], orders: int) -> tuple[int, ...]:
 
 
 class _Sum:
-    """One system's statistics: summed in place (no object per segment), or kept segment by segment."""
+    """One system's statistics: summed in place (no object per segment), or kept segment by segment.
 
-    __slots__ = ("keep", "kept", "lengths", "matches", "orders", "ref_len")
+    With the kernel's sum (NUM-KERNEL) the segments are counted in one call at the end.
+    """
+
+    __slots__ = ("candidates", "keep", "kept", "lengths", "matches", "orders", "ref_len", "references")
 
     def __init__(self, orders: int, keep: bool) -> None:
         self.orders, self.keep = orders, keep
@@ -163,6 +170,8 @@ class _Sum:
         self.lengths: list[int] = []
         self.ref_len: Length = 0
         self.kept: list[Statistics] = []
+        self.candidates: list[Sentence] = []
+        self.references: list[Sequence[Sentence]] = []
 
     def add(self, candidate: Sentence, references: _ReferenceCounts, r: Length) -> None:
         if self.keep:
@@ -171,13 +180,20 @@ class _Sum:
             c = len(candidate)
             self.kept.append(Statistics(tuple(matches), _totals([c], self.orders), c, normal_length(r)))
             return
-        _add_matches(candidate, references, self.matches)
+        if SUMMED_KERNEL is None:
+            _add_matches(candidate, references, self.matches)
+        else:
+            self.candidates.append(candidate)
+            self.references.append(references.references)
         self.lengths.append(len(candidate))
         self.ref_len += r
 
     def result(self) -> list[Statistics]:
         if self.keep:
             return self.kept
+        if SUMMED_KERNEL is not None and self.candidates:
+            summed = SUMMED_KERNEL(self.candidates, self.references, self.orders)
+            self.matches = list(map(add, self.matches, summed))
         totals = _totals(self.lengths, self.orders)
         return [Statistics(tuple(self.matches), totals, sum(self.lengths), normal_length(self.ref_len))]
 

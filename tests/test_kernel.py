@@ -84,6 +84,25 @@ def test_the_kernel_clips_as_python_on_two_words(corpus: Corpus, orders: int) ->
 
 
 @needs_kernel
+@given(corpora(vocabulary=("a", "b", "c")), st.integers(0, 6))
+def test_the_kernels_sum_is_the_sum_of_pythons_segments(corpus: Corpus, orders: int) -> None:
+    """summed_clipped_matches: one call for many segments, the sum of the Python path's per segment."""
+    assert KERNEL_MODULE is not None
+    hyps, refs = corpus
+    expected = [0] * orders
+    for h, r in zip(hyps, refs, strict=True):
+        expected = [a + b for a, b in zip(expected, python_clipped_matches(h, r, orders), strict=True)]
+    assert KERNEL_MODULE.summed_clipped_matches(hyps, refs, orders) == expected
+
+
+@needs_kernel
+def test_the_kernels_sum_refuses_unpaired_segments() -> None:
+    assert KERNEL_MODULE is not None
+    with pytest.raises(ValueError, match="one set of references per candidate"):
+        KERNEL_MODULE.summed_clipped_matches([["a"]], [], 1)
+
+
+@needs_kernel
 def test_hand_cases() -> None:
     """Papineni et al. 2002, sec. 2.1: "the the the the the the the" clips to 2 unigrams."""
     refs = ["the cat is on the mat".split(), "there is a cat on the mat".split()]
