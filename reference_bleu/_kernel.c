@@ -9,6 +9,16 @@
  * windows are looked up in it, counted, and the per-entry maximum over references kept. A
  * higher order is not counted once an order has no match (an n-gram match contains an
  * (n-1)-gram match). The pure-Python path is this kernel's oracle (tests/test_kernel.py).
+ *
+ * tokens_13a(line) -> list of str: TOK-PIPELINE with TOK-13A, no case folding and Python's
+ * whitespace split, exactly reference_bleu.tokenizers.fast_13a(line.rstrip()).split(). The line
+ * is copied to UCS-4 code points and each step of TOK-13A is one pass over them, as the Python
+ * form does it: the replacements of steps 1 and 2 (each a left-to-right str.replace, skipped
+ * when none of their first characters is present), the padding, the character map of step 4
+ * (" c " for each character of the class, the space included), the three two-character rules
+ * of steps 5 to 7 (leftmost non-overlapping pairs, as re.sub scans), then the split (TOK-SPLIT:
+ * Py_UNICODE_ISSPACE, which str.split() and str.rstrip() use). Each pass counts its output
+ * first and allocates exactly, so memory is a few times the line's.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -96,37 +106,25 @@ lookup(const Py_ssize_t *table, size_t mask, const Entry *entries, const Py_ssiz
     return -1 - (Py_ssize_t)slot; /* absent: the free slot, encoded below -1 */
 }
 
-static PyObject *
-clipped_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+/* Adds one segment's clipped matches of orders 1..orders to matches[0..orders): 0, or -1 with an
+ * exception set. */
+static int
+add_clipped_matches(PyObject *candidate, PyObject *references, Py_ssize_t orders, Py_ssize_t *matches)
 {
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "clipped_matches(candidate, references, orders)");
-        return NULL;
-    }
-    Py_ssize_t orders = PyLong_AsSsize_t(args[2]);
-    if (orders < 0) {
-        if (!PyErr_Occurred()) {
-            PyErr_SetString(PyExc_ValueError, "orders must not be negative");
-        }
-        return NULL;
-    }
-    PyObject *result = NULL, *vocab = NULL, *refs = NULL;
+    int status = -1;
+    PyObject *vocab = NULL, *refs = NULL;
     Py_ssize_t *cand = NULL, *table = NULL, *touched = NULL, **ref_ids = NULL, *ref_len = NULL;
     Entry *entries = NULL;
     Py_ssize_t c = 0, nrefs = 0, got = 0;
-    Py_ssize_t *matches = PyMem_Calloc((size_t)orders + 1, sizeof(Py_ssize_t));
-    if (matches == NULL) {
-        return PyErr_NoMemory();
-    }
     vocab = PyDict_New();
     if (vocab == NULL) {
         goto done;
     }
-    cand = token_ids(args[0], vocab, 1, &c);
+    cand = token_ids(candidate, vocab, 1, &c);
     if (cand == NULL) {
         goto done;
     }
-    refs = PySequence_Fast(args[1], "references must be a sequence of sentences");
+    refs = PySequence_Fast(references, "references must be a sequence of sentences");
     if (refs == NULL) {
         goto done;
     }
@@ -198,23 +196,12 @@ clipped_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         for (Py_ssize_t k = 0; k < used; k++) {
             sum += entries[k].count < entries[k].best ? entries[k].count : entries[k].best;
         }
-        matches[n - 1] = sum;
+        matches[n - 1] += sum;
         if (sum == 0) {
             break;
         }
     }
-    result = PyList_New(orders);
-    if (result == NULL) {
-        goto done;
-    }
-    for (Py_ssize_t n = 0; n < orders; n++) {
-        PyObject *value = PyLong_FromSsize_t(matches[n]);
-        if (value == NULL) {
-            Py_CLEAR(result);
-            goto done;
-        }
-        PyList_SET_ITEM(result, n, value);
-    }
+    status = 0;
 done:
     if (ref_ids != NULL) {
         for (Py_ssize_t r = 0; r < got; r++) {
@@ -227,24 +214,307 @@ done:
     PyMem_Free(table);
     PyMem_Free(entries);
     PyMem_Free(touched);
-    PyMem_Free(matches);
     Py_XDECREF(refs);
     Py_XDECREF(vocab);
+    return status;
+}
+
+/* orders as a non-negative Py_ssize_t; -1 with an exception set otherwise. */
+static Py_ssize_t
+orders_argument(PyObject *value)
+{
+    Py_ssize_t orders = PyLong_AsSsize_t(value);
+    if (orders < 0 && !PyErr_Occurred()) {
+        PyErr_SetString(PyExc_ValueError, "orders must not be negative");
+    }
+    return orders;
+}
+
+static PyObject *
+matches_list(const Py_ssize_t *matches, Py_ssize_t orders)
+{
+    PyObject *result = PyList_New(orders);
+    if (result == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t n = 0; n < orders; n++) {
+        PyObject *value = PyLong_FromSsize_t(matches[n]);
+        if (value == NULL) {
+            Py_DECREF(result);
+            return NULL;
+        }
+        PyList_SET_ITEM(result, n, value);
+    }
+    return result;
+}
+
+static PyObject *
+clipped_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "clipped_matches(candidate, references, orders)");
+        return NULL;
+    }
+    Py_ssize_t orders = orders_argument(args[2]);
+    if (orders < 0) {
+        return NULL;
+    }
+    Py_ssize_t *matches = PyMem_Calloc((size_t)orders + 1, sizeof(Py_ssize_t));
+    if (matches == NULL) {
+        return PyErr_NoMemory();
+    }
+    PyObject *result = add_clipped_matches(args[0], args[1], orders, matches) < 0 ? NULL
+                                                                                  : matches_list(matches, orders);
+    PyMem_Free(matches);
+    return result;
+}
+
+/* summed_clipped_matches(candidates, references, orders): the sum over segments i of
+ * clipped_matches(candidates[i], references[i], orders), without a Python call per segment. */
+static PyObject *
+summed_clipped_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "summed_clipped_matches(candidates, references, orders)");
+        return NULL;
+    }
+    Py_ssize_t orders = orders_argument(args[2]);
+    if (orders < 0) {
+        return NULL;
+    }
+    PyObject *result = NULL, *candidates = NULL, *references = NULL;
+    Py_ssize_t *matches = PyMem_Calloc((size_t)orders + 1, sizeof(Py_ssize_t));
+    if (matches == NULL) {
+        return PyErr_NoMemory();
+    }
+    candidates = PySequence_Fast(args[0], "candidates must be a sequence of sentences");
+    references = candidates == NULL ? NULL : PySequence_Fast(args[1], "references must be a sequence");
+    if (references == NULL) {
+        goto done;
+    }
+    Py_ssize_t segments = PySequence_Fast_GET_SIZE(candidates);
+    if (PySequence_Fast_GET_SIZE(references) != segments) {
+        PyErr_SetString(PyExc_ValueError, "one set of references per candidate");
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < segments; i++) {
+        if (add_clipped_matches(PySequence_Fast_ITEMS(candidates)[i], PySequence_Fast_ITEMS(references)[i],
+                                orders, matches) < 0) {
+            goto done;
+        }
+    }
+    result = matches_list(matches, orders);
+done:
+    PyMem_Free(matches);
+    Py_XDECREF(candidates);
+    Py_XDECREF(references);
+    return result;
+}
+
+/* ---- TOK-13A (tokens_13a) ------------------------------------------------------------------ */
+
+/* Classes of the ASCII characters for TOK-13A, as bits: IN_CLASS is mteval-v13a.pl's class of
+ * step 4 ({ | } ~  [ \ ] ^ _ `  space ! " # $ % &  ( ) * +  : ; < = > ? @  /), DIGIT [0-9],
+ * POINT . and , (steps 5 and 6), DASH - (step 7). Other code points have none. */
+enum { IN_CLASS = 1, DIGIT = 2, POINT = 4, DASH = 8 };
+static unsigned char ascii_13a[128];
+
+static void
+fill_ascii_13a(void)
+{
+    for (int c = 0; c < 128; c++) {
+        int in_class = (c >= 0x7B && c <= 0x7E) || (c >= 0x5B && c <= 0x60) || (c >= 0x20 && c <= 0x26) ||
+                       (c >= 0x28 && c <= 0x2B) || (c >= 0x3A && c <= 0x40) || c == 0x2F;
+        ascii_13a[c] = (unsigned char)((in_class ? IN_CLASS : 0) | (c >= '0' && c <= '9' ? DIGIT : 0) |
+                                       (c == '.' || c == ',' ? POINT : 0) | (c == '-' ? DASH : 0));
+    }
+}
+
+static inline int
+has(Py_UCS4 c, int bits)
+{
+    return c < 128 && (ascii_13a[c] & bits);
+}
+
+/* One str.replace(old, new) with len(new) <= len(old), in place: the new length. */
+static Py_ssize_t
+replace_shrinking(Py_UCS4 *buf, Py_ssize_t n, const char *old, const char *new)
+{
+    Py_ssize_t olen = (Py_ssize_t)strlen(old), nlen = (Py_ssize_t)strlen(new), r = 0, w = 0;
+    while (r < n) {
+        Py_ssize_t k = 0;
+        if (r + olen <= n) {
+            while (k < olen && buf[r + k] == (Py_UCS4)(unsigned char)old[k]) {
+                k++;
+            }
+        }
+        if (r + olen <= n && k == olen) {
+            for (Py_ssize_t j = 0; j < nlen; j++) {
+                buf[w++] = (Py_UCS4)(unsigned char)new[j];
+            }
+            r += olen;
+        }
+        else {
+            buf[w++] = buf[r++];
+        }
+    }
+    return w;
+}
+
+/* One rule of steps 5 to 7 over in[0..n) into out: the pairs (x, y) with FIRST(x) and SECOND(y),
+ * leftmost and non-overlapping as re.sub finds them, each written as SPACED; the output's length. */
+#define PAIR_RULE(name, FIRST, SECOND, SPACED)                                                        \
+    static Py_ssize_t name(const Py_UCS4 *in, Py_ssize_t n, Py_UCS4 *out)                           \
+    {                                                                                               \
+        Py_ssize_t i = 0, w = 0;                                                                    \
+        while (i < n) {                                                                             \
+            Py_UCS4 x = in[i];                                                                      \
+            if (i + 1 < n && (FIRST) && (SECOND)) {                                                 \
+                Py_UCS4 y = in[i + 1];                                                              \
+                SPACED;                                                                             \
+                w += 4;                                                                             \
+                i += 2;                                                                             \
+            }                                                                                       \
+            else {                                                                                  \
+                out[w++] = x;                                                                       \
+                i++;                                                                                \
+            }                                                                                       \
+        }                                                                                           \
+        return w;                                                                                   \
+    }
+/* s/([^0-9])([\.,])/$1 $2 /g */
+PAIR_RULE(point_after, !has(x, DIGIT), has(in[i + 1], POINT),
+          (out[w] = x, out[w + 1] = ' ', out[w + 2] = y, out[w + 3] = ' '))
+/* s/([\.,])([^0-9])/ $1 $2/g */
+PAIR_RULE(point_before, has(x, POINT), !has(in[i + 1], DIGIT),
+          (out[w] = ' ', out[w + 1] = x, out[w + 2] = ' ', out[w + 3] = y))
+/* s/([0-9])(-)/$1 $2 /g */
+PAIR_RULE(dash_after_digit, has(x, DIGIT), in[i + 1] == '-',
+          (out[w] = x, out[w + 1] = ' ', out[w + 2] = y, out[w + 3] = ' '))
+
+static PyObject *
+tokens_13a(PyObject *module, PyObject *line)
+{
+    if (!PyUnicode_Check(line)) {
+        PyErr_Format(PyExc_TypeError, "tokens_13a() takes a str, not %.80s", Py_TYPE(line)->tp_name);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    Py_UCS4 *text = PyUnicode_AsUCS4Copy(line), *spaced = NULL;
+    if (text == NULL) {
+        return NULL;
+    }
+    Py_ssize_t n = PyUnicode_GET_LENGTH(line);
+    while (n > 0 && Py_UNICODE_ISSPACE(text[n - 1])) { /* str.rstrip() */
+        n--;
+    }
+    /* Steps 1 and 2, in the order of reference_bleu.tokenizers._REPLACEMENTS_13A. */
+    int escaped = 0;
+    for (Py_ssize_t i = 0; i < n && !escaped; i++) {
+        escaped = text[i] == '<' || text[i] == '&' || text[i] == '\n';
+    }
+    if (escaped) {
+        static const char *const replacements[][2] = {
+            {"<skipped>", ""}, {"-\n", ""}, {"\n", " "}, {"&quot;", "\""},
+            {"&amp;", "&"},    {"&lt;", "<"}, {"&gt;", ">"},
+        };
+        for (size_t k = 0; k < sizeof(replacements) / sizeof(replacements[0]); k++) {
+            n = replace_shrinking(text, n, replacements[k][0], replacements[k][1]);
+        }
+    }
+    /* Step 3, the padding, and step 4, the character map. */
+    Py_ssize_t size = n + 6; /* the two padding spaces are in the class: three characters each */
+    Py_ssize_t points = 0, dashes = 0; /* each pair of steps 5 to 7 holds one: 2 more characters */
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (text[i] < 128) {
+            size += ascii_13a[text[i]] & IN_CLASS ? 2 : 0;
+            points += (ascii_13a[text[i]] & POINT) != 0;
+            dashes += text[i] == '-';
+        }
+    }
+    spaced = PyMem_Malloc((size_t)size * sizeof(Py_UCS4));
+    if (spaced == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t w = 0;
+    spaced[w++] = ' ', spaced[w++] = ' ', spaced[w++] = ' ';
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (has(text[i], IN_CLASS)) {
+            spaced[w++] = ' ', spaced[w++] = text[i], spaced[w++] = ' ';
+        }
+        else {
+            spaced[w++] = text[i];
+        }
+    }
+    spaced[w++] = ' ', spaced[w++] = ' ', spaced[w++] = ' ';
+    PyMem_Free(text);
+    text = spaced;
+    spaced = NULL;
+    n = w;
+    /* Steps 5 to 7, each rule on the previous one's output (inserted spaces are none of . , -). */
+    Py_ssize_t (*const rules[3])(const Py_UCS4 *, Py_ssize_t, Py_UCS4 *) = {
+        point_after, point_before, dash_after_digit};
+    for (int rule = 0; rule < 3; rule++) {
+        Py_ssize_t pairs = rule == 2 ? dashes : points;
+        if (pairs == 0) {
+            continue; /* no pair can match: the same string */
+        }
+        spaced = PyMem_Malloc((size_t)(n + 2 * pairs) * sizeof(Py_UCS4));
+        if (spaced == NULL) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        n = rules[rule](text, n, spaced);
+        PyMem_Free(text);
+        text = spaced;
+        spaced = NULL;
+    }
+    /* Step 8 and TOK-SPLIT: the maximal runs of non-whitespace. */
+    result = PyList_New(0);
+    if (result == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n;) {
+        if (Py_UNICODE_ISSPACE(text[i])) {
+            i++;
+            continue;
+        }
+        Py_ssize_t start = i;
+        while (i < n && !Py_UNICODE_ISSPACE(text[i])) {
+            i++;
+        }
+        PyObject *token = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, text + start, i - start);
+        if (token == NULL || PyList_Append(result, token) < 0) {
+            Py_XDECREF(token);
+            Py_CLEAR(result);
+            goto done;
+        }
+        Py_DECREF(token);
+    }
+done:
+    PyMem_Free(text);
+    PyMem_Free(spaced);
     return result;
 }
 
 static PyMethodDef methods[] = {
     {"clipped_matches", (PyCFunction)(void (*)(void))clipped_matches, METH_FASTCALL,
      "clipped_matches(candidate, references, orders) -> the clipped matches of orders 1..orders."},
+    {"summed_clipped_matches", (PyCFunction)(void (*)(void))summed_clipped_matches, METH_FASTCALL,
+     "summed_clipped_matches(candidates, references, orders) -> the sum of each segment's clipped matches."},
+    {"tokens_13a", (PyCFunction)tokens_13a, METH_O,
+     "tokens_13a(line) -> the tokens of TOK-13A without case folding: fast_13a(line.rstrip()).split()."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef kernel_module = {
-    PyModuleDef_HEAD_INIT, "_kernel", "The compiled counting kernel of NUM-FAST (spec NUM-KERNEL).", -1, methods,
+    PyModuleDef_HEAD_INIT, "_kernel", "The compiled kernel of NUM-FAST: counting and the 13a tokenizer (spec NUM-KERNEL).", -1, methods,
 };
 
 PyMODINIT_FUNC
 PyInit__kernel(void)
 {
+    fill_ascii_13a();
     return PyModule_Create(&kernel_module);
 }

@@ -6,3 +6,11 @@ def clipped_matches(
     candidate: Sequence[Hashable], references: Sequence[Sequence[Hashable]], orders: int
 ) -> list[int]:
     """Σ_g min(Count(g), max_R Count_R(g)) for n = 1..orders (BLEU-CLIP): fast.clipped_matches's integers."""
+
+def summed_clipped_matches(
+    candidates: Sequence[Sequence[Hashable]], references: Sequence[Sequence[Sequence[Hashable]]], orders: int
+) -> list[int]:
+    """The sum over segments of clipped_matches(candidates[i], references[i], orders), in one call."""
+
+def tokens_13a(line: str) -> list[str]:
+    """TOK-13A's tokens of a line, no case folding: tokenizers.fast_13a(line.rstrip()).split()."""

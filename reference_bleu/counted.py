@@ -26,10 +26,9 @@ from typing import Any
 from reference_bleu.api import BleuResult, score_segments, scored_units
 from reference_bleu.errors import BleuInputError
 from reference_bleu.evaluation import evaluate, macro_average
-from reference_bleu.fast import fast_system_statistics
+from reference_bleu.fast import fast_system_statistics, ruled_segments
 from reference_bleu.files import Reading, Source, parallel_lines
 from reference_bleu.inputs import PAPER_RULES, Tokens
-from reference_bleu.length import best_match_length
 from reference_bleu.options import BleuOptions
 from reference_bleu.space import Point
 from reference_bleu.statistics import Statistics, corpus_statistics, normal_length
@@ -126,8 +125,9 @@ class CountedCorpus:
         """ATTR-COST. Each system's segment statistics under the point's segment rules and r rule.
 
         The counts of :meth:`counts`, with EC-005 and EC-006 applied to each segment's
-        references, EC-004 to its candidate and EC-001 to the lengths left: what
-        :func:`reference_bleu.fast.fast_system_statistics` gives under those rules.
+        references, EC-004 to its candidate and EC-001 to the lengths left, by
+        :func:`reference_bleu.fast.ruled_segments`, which
+        :func:`reference_bleu.fast.fast_system_statistics` counts under: the same statistics.
         """
         rules, orders = options.segment_rules, options.statistics_orders
         key = (text, rules, options.ref_length, orders)
@@ -135,23 +135,9 @@ class CountedCorpus:
             counted = self.counts(text, orders)
             hyps, refs = self.tokens(text)
             out: list[list[Statistics]] = [[] for _ in self.systems]
-            for i, given in enumerate(refs):
-                kept = rules.references(given, i)
-                if kept is None:
-                    continue
-                lengths = [len(r) for r in kept]
-                for k, total in enumerate(out):
-                    if rules.candidates_checked and not rules.keeps_candidate(hyps[k][i], i):
-                        continue
-                    s = counted[k][i]
-                    r = (
-                        lengths[0]
-                        if len(lengths) == 1
-                        else best_match_length(s.hyp_len, lengths, options.ref_length)
-                    )
-                    total.append(
-                        Statistics(s.matches[:orders], s.totals[:orders], s.hyp_len, normal_length(r))
-                    )
+            for i, _, k, _, r in ruled_segments(hyps, refs, options.ref_length, rules):
+                s = counted[k][i]
+                out[k].append(Statistics(s.matches[:orders], s.totals[:orders], s.hyp_len, normal_length(r)))
             # The rules changed nothing here (no empty line, one reference): share the first list.
             same = next(
                 (v for k, v in self._segments.items() if k[0] == text and k[-1] == orders and v == out), None

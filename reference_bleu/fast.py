@@ -28,9 +28,10 @@ Why it is faster (measured, ``benchmarks/bench.py``), not different:
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from itertools import repeat
-from operator import sub
+from operator import add, sub
+from types import ModuleType
 
 from reference_bleu.counting import Sentence
 from reference_bleu.inputs import PAPER_RULES, SegmentRules
@@ -52,19 +53,29 @@ Counts = dict[Hashable, int]
 PURE_PYTHON_VARIABLE = "REFERENCE_BLEU_PURE_PYTHON"
 
 
-def load_kernel() -> Callable[[Sequence[Hashable], Sequence[Sequence[Hashable]], int], list[int]] | None:
-    """NUM-KERNEL. The compiled ``clipped_matches``; ``None``: not built here, or the variable says no."""
+def kernel_module() -> ModuleType | None:
+    """NUM-KERNEL. The compiled kernel's module; ``None``: not built here, or the variable says no."""
     if os.environ.get(PURE_PYTHON_VARIABLE) == "1":
         return None
     try:
         from reference_bleu import _kernel  # noqa: PLC0415 -- optional: built at install time where possible
     except ImportError:
         return None
-    return _kernel.clipped_matches
+    return _kernel
+
+
+def load_kernel() -> Callable[[Sequence[Hashable], Sequence[Sequence[Hashable]], int], list[int]] | None:
+    """NUM-KERNEL. The compiled ``clipped_matches``; ``None``: not built here, or the variable says no."""
+    module = kernel_module()
+    return None if module is None else module.clipped_matches
 
 
 #: The kernel this process counts with (``None``: the pure-Python path below).
 KERNEL = load_kernel()
+#: The kernel's sum of many segments' clipped matches in one call (``None`` without the kernel).
+SUMMED_KERNEL: Callable[[list[Sentence], list[Sequence[Sentence]], int], list[int]] | None = (
+    None if KERNEL is None else getattr(kernel_module(), "summed_clipped_matches", None)
+)
 
 
 def _order_counts(sentence: Sentence, n: int) -> Counts:
@@ -98,8 +109,7 @@ def _add_matches(candidate: Sentence, references: _ReferenceCounts, into: list[i
     if KERNEL is None:
         python_add_matches(candidate, references, into)
         return
-    for n, matched in enumerate(KERNEL(candidate, references.references, len(into))):
-        into[n] += matched
+    into[:] = map(add, into, KERNEL(candidate, references.references, len(into)))
 
 
 def python_add_matches(candidate: Sentence, references: _ReferenceCounts, into: list[int]) -> None:
@@ -147,9 +157,12 @@ def _totals(lengths: list[int], orders: int) -> tuple[int, ...]:
 
 
 class _Sum:
-    """One system's statistics: summed in place (no object per segment), or kept segment by segment."""
+    """One system's statistics: summed in place (no object per segment), or kept segment by segment.
 
-    __slots__ = ("keep", "kept", "lengths", "matches", "orders", "ref_len")
+    With the kernel's sum (NUM-KERNEL) the segments are counted in one call at the end.
+    """
+
+    __slots__ = ("candidates", "keep", "kept", "lengths", "matches", "orders", "ref_len", "references")
 
     def __init__(self, orders: int, keep: bool) -> None:
         self.orders, self.keep = orders, keep
@@ -157,6 +170,8 @@ class _Sum:
         self.lengths: list[int] = []
         self.ref_len: Length = 0
         self.kept: list[Statistics] = []
+        self.candidates: list[Sentence] = []
+        self.references: list[Sequence[Sentence]] = []
 
     def add(self, candidate: Sentence, references: _ReferenceCounts, r: Length) -> None:
         if self.keep:
@@ -165,15 +180,61 @@ class _Sum:
             c = len(candidate)
             self.kept.append(Statistics(tuple(matches), _totals([c], self.orders), c, normal_length(r)))
             return
-        _add_matches(candidate, references, self.matches)
+        if SUMMED_KERNEL is None:
+            _add_matches(candidate, references, self.matches)
+        else:
+            self.candidates.append(candidate)
+            self.references.append(references.references)
         self.lengths.append(len(candidate))
         self.ref_len += r
 
     def result(self) -> list[Statistics]:
         if self.keep:
             return self.kept
+        if SUMMED_KERNEL is not None and self.candidates:
+            summed = SUMMED_KERNEL(self.candidates, self.references, self.orders)
+            self.matches = list(map(add, self.matches, summed))
         totals = _totals(self.lengths, self.orders)
         return [Statistics(tuple(self.matches), totals, sum(self.lengths), normal_length(self.ref_len))]
+
+
+#: A candidate under the segment rules: its segment's number and references, its system's index,
+#: the candidate, and r.
+RuledCandidate = tuple[int, Sequence[Sentence], int, Sentence, Length]
+
+
+def ruled_segments(
+    systems: Sequence[Sequence[Sentence]],
+    references: Iterable[Sequence[Sentence]],
+    ref_length: RefLengthRule,
+    rules: SegmentRules = PAPER_RULES,
+    start: int = 0,
+) -> Iterator[RuledCandidate]:
+    """EC-004, EC-005, EC-006 and EC-001 applied to the segments of several systems, in one place.
+
+    For each segment left (numbered from ``start``) and each system's candidate in it that
+    EC-004 keeps, in order: the segment's number, its references under EC-005 and EC-006 (one
+    object for all of its candidates), the system's index, the candidate and its effective
+    reference length r (EC-001). A dropped segment gives nothing; a refused one raises naming
+    its number. What :func:`fast_system_statistics` counts, and what
+    ``counted.CountedCorpus.segments`` applies to counts it already has (ATTR-COST).
+
+    >>> drop = SegmentRules(empty_candidates="drop")
+    >>> list(ruled_segments([[("a",), ()]], [[("a", "b")], [("b",)]], "closest", drop))
+    [(0, [('a', 'b')], 0, ('a',), 2)]
+    """
+    checked, given_back = rules.candidates_checked, rules.empty_references == "keep"
+    for i, (given, *candidates) in enumerate(zip(references, *systems, strict=True), start=start):
+        # EC-005 keeps references as given: only a segment without any has a rule to apply.
+        refs = given if given_back and given else rules.references(given, i)
+        if refs is None:
+            continue
+        lengths = [len(r) for r in refs]
+        for k, candidate in enumerate(candidates):
+            if checked and not rules.keeps_candidate(candidate, i):
+                continue
+            r = lengths[0] if len(lengths) == 1 else best_match_length(len(candidate), lengths, ref_length)
+            yield i, refs, k, candidate, r
 
 
 def fast_system_statistics(
@@ -191,18 +252,11 @@ def fast_system_statistics(
     Each segment's references are counted once for all systems.
     """
     sums = [_Sum(orders, keep_segments) for _ in systems]
-    checked = rules.candidates_checked
-    for i, (given, *candidates) in enumerate(zip(references, *systems, strict=True), start=start):
-        refs = rules.references(given, i)
-        if refs is None:
-            continue
-        lengths = [len(r) for r in refs]
-        counted = _ReferenceCounts(refs)
-        for total, candidate in zip(sums, candidates, strict=True):
-            if checked and not rules.keeps_candidate(candidate, i):
-                continue
-            r = lengths[0] if len(lengths) == 1 else best_match_length(len(candidate), lengths, ref_length)
-            total.add(candidate, counted, r)
+    counted = _ReferenceCounts(())
+    for _, refs, k, candidate, r in ruled_segments(systems, references, ref_length, rules, start):
+        if refs is not counted.references:
+            counted = _ReferenceCounts(refs)
+        sums[k].add(candidate, counted, r)
     return [total.result() for total in sums]
 
 

@@ -23,8 +23,9 @@ from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass, fields
+from functools import partial
 from itertools import zip_longest
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, cast
 
 from reference_bleu.errors import BleuError, BleuInputError
 from reference_bleu.fast import fast_system_statistics
@@ -36,7 +37,7 @@ from reference_bleu.tokenizers import (
     check_case_folding,
     check_case_order,
     check_split_rule,
-    tokenize_line,
+    line_tokenizer,
     tokenizer,
 )
 
@@ -173,7 +174,7 @@ class Source:
         update = self.digest.update
         number = 0
         try:
-            for number, raw in enumerate(iter(lambda: readline(limit + 1), b""), start=1):
+            for number, raw in enumerate(iter(partial(readline, limit + 1), b""), start=1):
                 update(raw)
                 if len(raw) > limit and not raw.endswith(b"\n"):
                     raise BleuInputError(
@@ -218,12 +219,12 @@ def parallel_lines(sources: Sequence[Source], allow_empty: bool = False) -> Iter
     streams = [iter(source) for source in sources]
     number = 0
     for number, row in enumerate(zip_longest(*streams), start=1):
-        if any(cell is None for cell in row):
+        if None in row:  # a file ended (cells are str, never equal to None)
             short = [n for n, cell in zip(names, row, strict=True) if cell is None]
             raise BleuInputError(
                 "CLI-FILES", f"line counts differ: {', '.join(short)} end(s) at line {number - 1}"
             )
-        yield tuple(cell for cell in row if cell is not None)
+        yield cast("tuple[str, ...]", row)
     if number == 0 and not allow_empty:
         raise BleuInputError("EC-012", f"{names[0]} is empty: BLEU needs at least one segment")
 
@@ -241,8 +242,8 @@ def chunk_statistics(
     number of the chunk's first segment (counted from 0), for error messages. The references
     are tokenized and counted once for all systems (NUM-FAST).
     """
-    text = counting.text
-    tokenized = [[tokenize_line(cell, **text) for cell in row] for row in rows]
+    tokens = line_tokenizer(**counting.text)
+    tokenized = [[tokens(cell) for cell in row] for row in rows]
     statistics = fast_system_statistics(
         [[row[k] for row in tokenized] for k in range(systems)],
         [row[systems:] for row in tokenized],

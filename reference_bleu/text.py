@@ -15,7 +15,7 @@ from typing import Any
 from reference_bleu.errors import BleuInputError, BleuOptionError
 from reference_bleu.profiles import Profile
 from reference_bleu.registry import PAPER_TEXT
-from reference_bleu.tokenizers import tokenize_line
+from reference_bleu.tokenizers import line_tokenizer
 
 #: The API's text options (TOK-PIPELINE keywords): what a profile's ``text`` holds.
 TEXT_OPTIONS: tuple[str, ...] = tuple(PAPER_TEXT)
@@ -90,7 +90,8 @@ def tokenized_corpus(
             f"{len(hypotheses)} hypotheses but {len(references)} reference sets: one set per hypothesis "
             "(sacrebleu's reference streams are list(zip(*streams)))",
         )
-    hyps = [tokenize_line(_line(h, f"hypothesis {start + i}"), **text) for i, h in enumerate(hypotheses)]
+    tokens = line_tokenizer(**text)
+    hyps = [tokens(_line(h, f"hypothesis {start + i}")) for i, h in enumerate(hypotheses)]
     refs: list[list[list[str]]] = []
     for i, segment in enumerate(references, start):
         if isinstance(segment, str):
@@ -102,5 +103,5 @@ def tokenized_corpus(
                 "API-TEXT",
                 f"references of segment {i} must be a line or a list of lines, not {type(segment).__name__}",
             )
-        refs.append([tokenize_line(line, **text) for line in lines])
+        refs.append([tokens(line) for line in lines])
     return hyps, refs

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
 from reference_bleu.errors import BleuOptionError
+from reference_bleu.fast import kernel_module
 
 TokenizerName = Literal["none", "13a", "intl", "char", "zh"]
 #: The mteval scripts' tokenizers as they act on the original text of a line they read from SGML
@@ -529,6 +530,45 @@ def check_split_rule(rule: str) -> SplitRule:
     return rule  # type: ignore[return-value]
 
 
+#: TOK-PIPELINE with TOK-13A, Python's split and no case folding, by the compiled kernel
+#: (NUM-KERNEL): ``fast_13a(line.rstrip()).split()``; ``None`` where the kernel is not loaded (or
+#: was built before it had the tokenizer).
+KERNEL_13A: Callable[[str], list[str]] | None = getattr(kernel_module(), "tokens_13a", None)
+
+
+@functools.cache  # a few dozen valid conventions; an invalid one raises and is not kept
+def line_tokenizer(
+    tokenize: str = "13a",
+    lowercase: str = "none",
+    split: str = "unicode",
+    case_order: str = "before",
+) -> Callable[[str], list[str]]:
+    """TOK-PIPELINE. :func:`tokenize_line` with its conventions checked once: line -> tokens.
+
+    13a split as ``str.split()``, with the case folded before it or not at all, is the compiled
+    kernel's where it is loaded (NUM-KERNEL: the same tokens, tests/test_kernel.py).
+
+    >>> line_tokenizer("13a", "unicode")("Hello, World!\\n")
+    ['hello', ',', 'world', '!']
+    """
+    rule, folding = check_split_rule(split), check_case_folding(lowercase)
+    order, tokenize_text = check_case_order(case_order), tokenizer(tokenize)
+    kernel = KERNEL_13A
+    folded_first = folding == "none" or order == "before"
+    if kernel is not None and tokenize == "13a" and rule == "unicode" and folded_first:
+        # The kernel strips the folded line: folding never makes or removes whitespace.
+        return kernel if folding == "none" else lambda line: kernel(fold_case(line, folding))
+
+    def tokens(line: str) -> list[str]:
+        # Perl's chomp and split, or tutorial code's split(" "): only the line end is removed.
+        # (Folding never makes or removes whitespace, so stripping first is stripping after it.)
+        stripped = line.rstrip() if rule == "unicode" else line.rstrip("\r\n")
+        tokenized = fold_around(tokenize_text, stripped, folding, order)
+        return split_whitespace(tokenized) if rule == "unicode" else split_tokens(tokenized, rule)
+
+    return tokens
+
+
 def tokenize_line(
     line: str,
     tokenize: str = "13a",
@@ -550,15 +590,10 @@ def tokenize_line(
     ['a', '"']
     >>> tokenize_line("a &QUOT;", "13a", "unicode", case_order="after")
     ['a', '&', 'quot', ';']
+
+    Many lines of the same conventions: :func:`line_tokenizer` checks them once.
     """
-    rule = check_split_rule(split)
-    # Perl's chomp and split, or tutorial code's split(" "): only the line end is removed.
-    # (Folding never makes or removes whitespace, so stripping first is stripping after it.)
-    stripped = line.rstrip() if rule == "unicode" else line.rstrip("\r\n")
-    tokenized = fold_around(
-        tokenizer(tokenize), stripped, check_case_folding(lowercase), check_case_order(case_order)
-    )
-    return split_whitespace(tokenized) if rule == "unicode" else split_tokens(tokenized, rule)
+    return line_tokenizer(tokenize, lowercase, split, case_order)(line)
 
 
 def fold_around(

@@ -1,4 +1,4 @@
-"""The compiled kernel gives the pure-Python path's integers (spec NUM-KERNEL).
+"""The compiled kernel gives the pure-Python path's integers and the literal 13a tokens (spec NUM-KERNEL).
 
 As CPython's ``_decimal`` is checked against ``_pydecimal``, the kernel's ``clipped_matches`` is
 checked against :func:`reference_bleu.fast.python_clipped_matches`, itself checked against the
@@ -24,11 +24,22 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conformance.suite.strategies import corpora
+from conformance.data import plain_root
+from conformance.suite.strategies import corpora, texts
 from reference_bleu import fast
 from reference_bleu.fast import PURE_PYTHON_VARIABLE, load_kernel, python_clipped_matches
-from reference_bleu.tokenizers import TOKENIZERS
+from reference_bleu.tokenizers import (
+    KERNEL_13A,
+    TOKENIZERS,
+    fold_case,
+    line_tokenizer,
+    split_whitespace,
+    tokenize_13a,
+)
 from tests.test_fast_statistics import SETS, real_corpus
+from tests.test_real_data import lines
+
+DATA = plain_root()  # the shipped test sets, decompressed (conformance/data/README.md)
 
 Corpus = tuple[list[list[str]], list[list[list[str]]]]
 
@@ -70,6 +81,25 @@ def test_the_kernel_counts_generated_corpora_as_python(corpus: Corpus, orders: i
 @given(corpora(vocabulary=("a", "b")), st.integers(1, 8))
 def test_the_kernel_clips_as_python_on_two_words(corpus: Corpus, orders: int) -> None:
     assert_same_matches(*corpus, orders)
+
+
+@needs_kernel
+@given(corpora(vocabulary=("a", "b", "c")), st.integers(0, 6))
+def test_the_kernels_sum_is_the_sum_of_pythons_segments(corpus: Corpus, orders: int) -> None:
+    """summed_clipped_matches: one call for many segments, the sum of the Python path's per segment."""
+    assert KERNEL_MODULE is not None
+    hyps, refs = corpus
+    expected = [0] * orders
+    for h, r in zip(hyps, refs, strict=True):
+        expected = [a + b for a, b in zip(expected, python_clipped_matches(h, r, orders), strict=True)]
+    assert KERNEL_MODULE.summed_clipped_matches(hyps, refs, orders) == expected
+
+
+@needs_kernel
+def test_the_kernels_sum_refuses_unpaired_segments() -> None:
+    assert KERNEL_MODULE is not None
+    with pytest.raises(ValueError, match="one set of references per candidate"):
+        KERNEL_MODULE.summed_clipped_matches([["a"]], [], 1)
 
 
 @needs_kernel
@@ -132,3 +162,106 @@ def test_this_process_counts_with_what_the_variable_says() -> None:
     """The loaded path: the kernel unless the variable is set or it was not built (both ways, in CI)."""
     forced = os.environ.get(PURE_PYTHON_VARIABLE) == "1"
     assert (fast.KERNEL is None) == (forced or KERNEL_MODULE is None)
+
+
+# --- TOK-13A in the kernel: tokens_13a(line) == the literal tokenize_13a(line.rstrip()).split() ------
+
+
+def kernel_13a() -> Callable[[str], list[str]]:
+    assert KERNEL_MODULE is not None
+    function: Callable[[str], list[str]] = KERNEL_MODULE.tokens_13a
+    return function
+
+
+def literal_13a(line: str) -> list[str]:
+    """TOK-PIPELINE by the spec's mirror: rstrip, the rule-by-rule TOK-13A, the whitespace split."""
+    return split_whitespace(tokenize_13a(line.rstrip()))
+
+
+@needs_kernel
+@given(st.one_of(texts(), st.text(st.characters(exclude_categories=["Cs"]), max_size=40)))
+def test_the_kernel_tokenizes_generated_text_as_the_literal_13a(text: str) -> None:
+    assert kernel_13a()(text) == literal_13a(text)
+
+
+@needs_kernel
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "&quot;",
+                "&amp;",
+                "&lt;",
+                "&gt;",
+                "<skipped>",
+                "-\n",
+                "\n",
+                "&",
+                ";",
+                "-",
+                ".",
+                ",",
+                "1",
+                "a",
+                " ",
+                "\u00a0",
+                "\u2028",
+                "\x1c",
+                "\r",
+                "€",
+                "\U0001f600",
+            ]
+        ),
+        max_size=24,
+    ).map("".join)
+)
+def test_the_kernel_tokenizes_entities_and_numbers_as_the_literal_13a(text: str) -> None:
+    """The replacements of steps 1 and 2 in sequence (a removal can make an entity), the rules of steps 5 to 7."""
+    assert kernel_13a()(text) == literal_13a(text)
+
+
+@needs_kernel
+def test_the_kernel_13a_by_hand() -> None:
+    """TOK-13A's steps worked by hand (spec chapter 11), and the replacements' order."""
+    assert kernel_13a()("The U.S. costs $3,000.50 -- isn't it? (1990-2000)\r\n") == (
+        "The U . S . costs $ 3,000.50 -- isn't it ? ( 1990 - 2000 )".split()
+    )
+    assert kernel_13a()("&amp;quot; &amp;lt; a-<skipped>\nb") == ["&", "quot", ";", "<", "ab"]
+    assert kernel_13a()(".5 x.") == [".", "5", "x", "."]  # the padding: "." follows a space
+    assert kernel_13a()("") == kernel_13a()(" \t\u3000") == []
+    with pytest.raises(TypeError):
+        kernel_13a()(b"a")  # type: ignore[arg-type]
+
+
+def assert_same_13a(paths: list[Path]) -> int:
+    unique = {line for path in paths for line in lines(path)}
+    different = [line for line in sorted(unique) if kernel_13a()(line) != literal_13a(line)]
+    assert different == [], f"{len(different)} lines differ, e.g. {different[:3]}"
+    return len(unique)
+
+
+@needs_kernel
+def test_the_kernel_tokenizes_wmt17_as_the_literal_13a() -> None:
+    """The reference and two systems of WMT17 en-de here; every shipped line in the slow run."""
+    folder = DATA / "wmt17-en-de"
+    assert assert_same_13a([folder / "ref.de", *sorted(folder.glob("hyp.*.de"))[:2]]) > 8_000
+
+
+@needs_kernel
+@pytest.mark.slow  # the literal TOK-13A on 56,705 lines: 4 s idle, 10 s under load
+def test_the_kernel_tokenizes_every_line_of_the_shipped_data_as_the_literal_13a() -> None:
+    paths = [path for path in sorted(DATA.glob("*/*.*")) if path.suffix != ".md"]
+    assert assert_same_13a(paths) > 40_000  # the 24 files of conformance/data (README.md there)
+
+
+@pytest.mark.parametrize("lowercase", ["none", "unicode", "ascii"])
+@given(text=texts())
+def test_line_tokenizer_gives_the_pipeline_of_the_literal_functions(lowercase: str, text: str) -> None:
+    """TOK-PIPELINE: case folding first, then rstrip, TOK-13A and the split, by the kernel where loaded."""
+    assert line_tokenizer("13a", lowercase)(text) == literal_13a(fold_case(text, lowercase))  # type: ignore[arg-type]
+
+
+def test_scoring_tokenizes_13a_with_the_kernel_where_it_is_loaded() -> None:
+    expected = None if fast.KERNEL is None else kernel_13a()
+    assert KERNEL_13A is expected
+    assert (line_tokenizer("13a") is expected) or expected is None
