@@ -28,11 +28,12 @@ import itertools
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import cache
 from typing import Any, get_args
 
 from conformance.peers.targets import ReferenceTarget
 from conformance.runner.client import ProtocolTarget
-from conformance.runner.fingerprint import Fingerprint, settle, text_of
+from conformance.runner.fingerprint import Fingerprint, settle, text_of, text_values, unobservable
 from conformance.runner.fingerprint.base import MATCH_TOLERANCE, Answer, Corpus, Text, agrees, ask, seen
 from conformance.runner.judge.base import Check
 from conformance.runner.references import expressible
@@ -42,9 +43,10 @@ from reference_bleu import corpus_bleu
 from reference_bleu.errors import BleuError, BleuOptionError
 from reference_bleu.inputs import EmptyCandidates, NoReference
 from reference_bleu.length import REF_LENGTH_RULES
-from reference_bleu.options import EmptyCorpus, ZeroLength
+from reference_bleu.options import OPTION_NAMES, EmptyCorpus, ZeroLength, make_options
 from reference_bleu.profiles import AXIS_ENTRIES, PROFILES, Profile, option_axes, resolve
 from reference_bleu.smoothing import SMOOTHING_METHODS
+from reference_bleu.space import named_points, profile_point
 from reference_bleu.tokenizers import CASE_FOLDINGS, TOKENIZERS
 
 #: The axes the battery can observe on token input, with the spec entry that defines each
@@ -303,6 +305,9 @@ class Verdict:
     #: Axes where the point differs from the expected profile on a value that is acceptable (one
     #: ``--accept`` added): reported, never making a variant. (axis, spec entry, expected, found).
     choices: tuple[tuple[str, str, str, str], ...] = ()
+    #: Axes no answer of the target can show, given the references it takes (CONF-PROTOCOL: the
+    #: reference length of a one-reference tool): no value is claimed on them.
+    unobservable: tuple[str, ...] = ()
 
     def as_json(self) -> dict[str, Any]:
         """The verdict in the JSON report."""
@@ -319,6 +324,7 @@ class Verdict:
             "ambiguous": list(self.ambiguous),
             "accounted": list(self.accounted),
             "choices": [{"axis": a, "spec": s, "expected": e, "found": f} for a, s, e, f in self.choices],
+            "unobservable": list(self.unobservable),
         }
 
     def headline(self) -> str:
@@ -416,7 +422,7 @@ def battery_answers(
     """
     corpora, answers = [], []
     for finding in fingerprint.findings:
-        if finding.point.id in NOT_IN_BATTERY:
+        if finding.point.id in NOT_IN_BATTERY or finding.point.text_axes:  # text axes: with_text
             continue
         for diagnostic, answer in zip(finding.point.diagnostics, finding.answers, strict=True):
             corpora.append(diagnostic.corpus)
@@ -642,28 +648,32 @@ def _breaks_too(check: Check, candidate: Candidate) -> bool:
 def with_text(
     verdict: Verdict, fingerprint: Fingerprint, expectation: Expectation, point: Candidate | None
 ) -> Verdict:
-    """The verdict with a text target's tokenizer and case folding (FP-TEXT) compared with the expected.
+    """The verdict with a text target's tokenizer and case folding (FP-TEXT), or a token target's
+    case folding (FP-CASE), compared with the expected: the text axes the point observes.
 
-    When the fingerprint's own conventions did not explain the FP-TEXT answers, they are settled
+    When the fingerprint's own conventions did not explain the point's answers, they are settled
     again under the point the target was placed at (which predicts every other answer). A
-    tokenizer or case folding no known one explains leaves the target not conformant (FP-TEXT
-    unaccounted); a known one other than the expected makes a conformant target a variant, with
-    the axis listed beside the score axes.
+    tokenizer or case folding no known one explains leaves the target not conformant (FP-TEXT or
+    FP-CASE unaccounted); a known one other than the expected makes a conformant target a variant,
+    with the axis listed beside the score axes.
     """
-    finding = next((f for f in fingerprint.findings if f.point.id == "FP-TEXT"), None)
+    finding = next((f for f in fingerprint.findings if f.point.text_axes), None)
     if finding is None or verdict.level in ("not conformant", "insufficient evidence"):
         return verdict
-    text = fingerprint.text
-    if text is None and point is not None:
-        again = settle(finding.point, finding.answers, dict(point.options), point.tolerance)
-        text = text_of(again.convention.flags) if again.convention else None
-    if text is None:
-        return replace(verdict, level="not conformant", point="", differs=(), unaccounted=("FP-TEXT",))
-    found = dict(zip(("tokenize", "case"), text, strict=True))
+    convention = finding.convention
+    if convention is None and point is not None:
+        convention = settle(finding.point, finding.answers, dict(point.options), point.tolerance).convention
+    if convention is None:
+        unaccounted = (finding.point.id,)
+        return replace(verdict, level="not conformant", point="", differs=(), unaccounted=unaccounted)
+    values = text_values(convention.flags)
+    found = {"tokenize": values.get("tokenize", ""), "case": values.get("lowercase", "")}
+    # a text target's tokenizer and folding (FP-TEXT); a token target's folding alone (FP-CASE)
+    text = text_of(convention.flags) if "tokenize" in finding.point.text_axes else verdict.text
     expected, acceptable = expectation.text, expectation.acceptable()
     shown = tuple(
         (axis, TEXT_AXES[axis][1], expected[axis], found[axis])
-        for axis in TEXT_AXES
+        for axis in finding.point.text_axes
         if found[axis] != expected[axis]
     )
     differs = tuple(d for d in shown if d[3] not in acceptable.get(d[0], ()))
@@ -682,7 +692,63 @@ def judge_expectation(
 ) -> Verdict:
     """CONF-VERDICT. Place the target in the convention space and compare with the expectation."""
     verdict, point = _score_verdict(target, fingerprint, checks, expectation, seed)
-    return with_text(verdict, fingerprint, expectation, point)
+    verdict = with_text(verdict, fingerprint, expectation, point)
+    if point is None or not verdict.point:
+        return verdict
+    name = profile_named(replace(point, name=verdict.point), verdict.text)
+    return replace(verdict, point=name, point_tool=_tool_of(name))
+
+
+def _score_key(options: Mapping[str, Any]) -> tuple[Any, ...]:
+    """What a point computes on tokens: its value on every observable axis, and the order and weights."""
+    validated = make_options(**options)
+    axes = Candidate("", options).axes
+    return (
+        tuple(sorted(axes.items())),
+        validated.max_order,
+        validated.weights,
+        validated.unnormalized_weights,
+    )
+
+
+@cache
+def _named_keys() -> tuple[tuple[str, tuple[Any, ...], Text], ...]:
+    """Every named profile point (reference_bleu.space.named_points): its name, score key and text."""
+    named = []
+    for point in named_points():
+        text = dict(point.text)
+        options = {name: getattr(point.options, name) for name in OPTION_NAMES}
+        named.append((point.name, _score_key(options), (text["tokenize"], text["lowercase"])))
+    return tuple(named)
+
+
+def profile_named(point: Candidate, text: Text) -> str:
+    """CONF-VERDICT. The name a placed point is called by: a named profile's when the point is that
+    profile's point, never a one-axis change, a domain choice or "the fingerprint's point" that
+    happens to equal it, nor a peer with other text conventions.
+
+    The point keeps its own name when it is a profile's whose text is the target's (``text``, a text
+    target's tokenizer and folding; None for a token target, which is given tokens); else it takes
+    the name of the first named profile point (CONV-PROFILES) equal to it on every score axis and,
+    for a text target, with its text; else its own.
+    """
+    try:
+        own = profile_point(point.name)
+    except BleuError:  # not a profile's name
+        pass
+    else:
+        if text is None or (dict(own.text)["tokenize"], dict(own.text)["lowercase"]) == text:
+            return point.name
+    try:
+        key = _score_key(point.options)
+    except BleuError:
+        return point.name
+    equal = [
+        name
+        for name, named_key, named_text in _named_keys()
+        if named_key == key and text in (None, named_text)
+    ]
+    return equal[0] if equal else point.name
 
 
 def _score_verdict(
@@ -747,7 +813,12 @@ def _score_verdict(
         open_checks = tuple(c.id for c in checks if c.status not in ("pass", "n/a"))
         verdict = replace(verdict, unaccounted=open_checks or ("no known point predicts its answers",))
         return replace(verdict, questions=questions), None
-    others = tuple(dict.fromkeys(c.name for c in matched if c.axes != point.axes))
+    hidden = unobservable(fingerprint.findings, target.references)
+
+    def shown(candidate: Candidate) -> dict[str, str]:  # its values on the axes answers can show
+        return {axis: value for axis, value in candidate.axes.items() if axis not in hidden}
+
+    others = tuple(dict.fromkeys(c.name for c in matched if shown(c) != shown(point)))
     open_checks = tuple(c.id for c in checks if c.status == "fail")
     return (
         replace(
@@ -755,8 +826,9 @@ def _score_verdict(
             questions=questions,
             ambiguous=others,
             accounted=open_checks,
-            point_axes=tuple(point.axes.items()),
+            point_axes=tuple(shown(point).items()),
             point_tool=_tool_of(point.name),
+            unobservable=hidden,
         ),
         point,
     )

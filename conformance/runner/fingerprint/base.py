@@ -80,6 +80,11 @@ class Point:
     #: The axes of the convention space (spec CONV-SPACE) this point observes: a report shows a
     #: placed target's values on them.
     axes: tuple[str, ...] = ()
+    #: The input kind (``text`` or ``tokens``) whose targets are asked this point; "" for every target.
+    input: str = ""
+    #: The verdict's text axes (``tokenize``, ``case``: spec CONF-VERDICT) this point observes. They
+    #: are placed by this point's finding, never by the battery, whose candidates score tokens.
+    text_axes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -90,6 +95,9 @@ class Finding:
     matched: tuple[Convention, ...]
     answers: tuple[Answer, ...]
     predictions: tuple[tuple[str, tuple[Answer, ...]], ...]
+    #: Diagnostics the target answered ``skipped`` although it never declared it cannot take them
+    #: (a level or a reference count it declares): missing evidence, judged by coverage (CONF-JUDGE).
+    declined: int = 0
 
     @property
     def convention(self) -> Convention | None:
