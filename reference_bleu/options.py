@@ -30,8 +30,9 @@ BrevityPenaltyRule = Literal["paper", "coco"]
 Arithmetic = Literal["exact", "binary64", "binary32", "binary32-precisions"]
 Scale = Literal["unit", "percent"]
 #: EC-004: c = 0 or r = 0 in a scored unit takes BP's limit (the paper) or is an error (a tool
-#: that divides by them: tensorflow/nmt's ``ratio = c / r`` then ``1 / ratio``).
-ZeroLength = Literal["limit", "error"]
+#: that divides by them: tensorflow/nmt's ``ratio = c / r`` then ``1 / ratio``); ``error-c``: an
+#: error for c = 0 only (a tool computing ``exp(1 - r / c)`` unless c > r).
+ZeroLength = Literal["limit", "error", "error-c"]
 #: EC-012: an empty corpus is an error, or scores 0.
 EmptyCorpus = Literal["error", "zero"]
 

@@ -289,3 +289,13 @@ def reference_streams_bleu(hyps: Sequence[Sequence[str]], refs: Sequence[Sequenc
         raise ValueError("the reference files must all have one line per segment")
     streams = [[segment[k] for segment in refs] for k in range(len(refs[0]))] if refs else []
     return independent_bleu(hyps, [[stream[i] for stream in streams] for i in range(len(hyps))])
+
+
+def naive_bp_bleu(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]) -> float:
+    """The paper's BLEU with the brevity penalty written as the paper prints it, BP = 1 if c > r
+    else exp(1 - r / c): it raises ZeroDivisionError when the corpus's total c is 0 (whatever r),
+    and scores a total r = 0 with BP = 1 (spec EC-004's zero_length=error-c)."""
+    stats = _statistics(hyps, refs)
+    c, r = stats["hyp_len"], stats["ref_len"]
+    bp = 1.0 if c > r else math.exp(1 - r / c)
+    return bp * _score({**stats, "hyp_len": 1, "ref_len": 1})

@@ -49,6 +49,10 @@ def test_an_error_on_a_total_r_of_zero_is_not_a_refused_empty_reference() -> Non
     ratio = settle(point, RATIO_ANSWERS, {})
     assert ratio.convention is not None
     assert dict(ratio.convention.options) == {"zero_length": "error"}
+    # the same tool once FP-EMPTY-HYPOTHESIS has found its error on c = 0 (error-c): r = 0 too
+    after = settle(point, RATIO_ANSWERS, {"zero_length": "error-c"})
+    assert after.convention is not None
+    assert dict(after.convention.options) == {"zero_length": "error"}
     refusing = settle(point, REFUSING_ANSWERS, {})
     assert refusing.convention is not None
     assert dict(refusing.convention.options) == {"empty_references": "error"}
@@ -57,10 +61,11 @@ def test_an_error_on_a_total_r_of_zero_is_not_a_refused_empty_reference() -> Non
 def test_an_error_on_a_total_c_of_zero_is_not_a_refused_empty_candidate() -> None:
     """FP-EMPTY-HYPOTHESIS: one empty candidate alone (c = 0: an error), then an empty candidate
     beside "a b c d" (both against "a b c d"): c = 4, r = 4 + 4 = 8, every p_n = 1 and
-    BP = exp(1 - 8/4) = exp(-1), scored by a tool that refuses only the total c = 0."""
+    BP = exp(1 - 8/4) = exp(-1), scored by a tool that refuses only the total c = 0 (EC-004's
+    error-c; FP-EMPTY-REFERENCE then tells whether it refuses r = 0 too)."""
     finding = settle(BY_ID["FP-EMPTY-HYPOTHESIS"], ("error", math.exp(-1)), {})
     assert finding.convention is not None
-    assert dict(finding.convention.options) == {"zero_length": "error"}
+    assert dict(finding.convention.options) == {"zero_length": "error-c"}
     refusing = settle(BY_ID["FP-EMPTY-HYPOTHESIS"], ("error", "error"), {})
     assert refusing.convention is not None
     assert dict(refusing.convention.options) == {"empty_candidates": "error"}
@@ -206,3 +211,19 @@ def test_a_class_of_questions_skipped_undeclared_is_insufficient_evidence(
     row = _rows(report)["FP-EMPTY-REFERENCE"]
     assert row["status"] == "insufficient"
     assert (row["asked"], row["answered"]) == (4, 0)
+
+
+@pytest.mark.slow
+def test_a_tool_dividing_by_c_is_placed_at_zero_length_error_c(capsys: pytest.CaptureFixture[str]) -> None:
+    """``naive_bp_bleu`` computes BP = exp(1 - r / c) unless c > r: it raises when the total c is 0
+    and only then (a total r = 0 gives BP = 1). Conformant, its choice outside the domain named
+    zero_length=error-c (EC-004), every row passing or n/a; never "not conformant"."""
+    code, report = _report(capsys, "-t", T + "naive_bp_bleu")
+    target = _target(report)
+    verdict = target["verdict"]
+    assert (verdict["level"], code) == ("conformant", 0), verdict
+    assert {c["axis"]: c["found"] for c in verdict["choices"]} == {"zero_length": "error-c"}
+    rows = _rows(report)
+    assert rows["FP-EMPTY-HYPOTHESIS"]["detail"] == "scored; an error only when the total c = 0"
+    assert rows["FP-EMPTY-REFERENCE"]["detail"].startswith("allowed: its length 0 takes part")
+    assert not [c for c in rows.values() if c["status"] not in ("pass", "n/a")], rows

@@ -121,6 +121,7 @@ ONE_AXIS_CHANGES: tuple[tuple[str, Any], ...] = (
     *(("empty_candidates", value) for value in ("keep", "drop", "error")),
     *(("empty_corpus", value) for value in ("error", "zero")),
     ("zero_length", "error"),
+    ("zero_length", "error-c"),
     *(
         ("smoothing", name)
         for name, method in SMOOTHING_METHODS.items()

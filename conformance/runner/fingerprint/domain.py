@@ -30,7 +30,7 @@ def _empty_hyp(config: Config) -> tuple[Convention, ...]:
         ),
         # an error for the corpus's total c = 0 only (its BP divides by c): a corpus with an empty
         # candidate beside a non-empty one is scored
-        by_reference("scored; an error only when the total c = 0", "EC-004", zero_length="error"),
+        by_reference("scored; an error only when the total c = 0", "EC-004", zero_length="error-c"),
         # nltk counts an empty candidate's n-grams as max(1, 0) (DIV-NLTK-001): appending an
         # empty segment changes its score.
         *same_peers(config, (), frozenset({"INV-EMPTY-SEGMENT"})),
