@@ -4,7 +4,8 @@ The paper's BLEU under the options of spec API-OPTIONS, and every other point of
 convention space of chapter 13 (CONV), in this order:
 
 0. A zero length that the point refuses (EC-004, ``zero_length="error"``: c = 0 or r = 0, where
-   tensorflow/nmt divides by them), then an early return (EC-016): a tool that returns 0 when no unigram
+   tensorflow/nmt divides by them; ``"error-c"``: c = 0 only, where r / c is computed), then
+   an early return (EC-016): a tool that returns 0 when no unigram
    matches (nltk, ignite), when no order matches (sacrebleu), or when any order has no match
    (torchmetrics). The paper has none (``early_return="none"``).
 1. Undefined orders (l_n = 0, spec EC-003): dropped with renormalised weights under
@@ -143,7 +144,8 @@ def settle(stats: Statistics, last: LastSegment | None = None, *, options: BleuO
     and 7) run in the current decimal context.
     """
     N = options.max_order
-    if options.zero_length == "error" and not (stats.hyp_len and stats.ref_len):
+    refused = not stats.hyp_len if options.zero_length == "error-c" else not (stats.hyp_len and stats.ref_len)
+    if options.zero_length != "limit" and refused:
         raise BleuInputError(
             "EC-004", f"c = {stats.hyp_len}, r = {stats.ref_len}: the ratio c / r or r / c is undefined"
         )

@@ -50,7 +50,7 @@ EarlyReturn = Literal["none", "no-unigram-match", "no-match", "any-zero"]
 BrevityPenaltyRule = Literal["paper", "coco"]
 Arithmetic = Literal["exact", "binary64", "binary32", "binary32-precisions"]
 Scale = Literal["unit", "percent"]
-ZeroLength = Literal["limit", "error"]
+ZeroLength = Literal["limit", "error", "error-c"]
 EmptyCorpus = Literal["error", "zero"]
 
 #: What a field is, for the runner and the verdict (spec CONF-VERDICT):
@@ -276,7 +276,8 @@ FIELDS: tuple[Field, ...] = (
             ZeroLength,
             {
                 "limit": "BP's limit (0 for c = 0, 1 for r = 0)",
-                "error": "an error (a tool dividing by c or r)",
+                "error": "an error (a tool dividing by c or r: ratio = c / r, then 1 / ratio)",
+                "error-c": "an error for c = 0 only (a tool computing exp(1 - r / c) unless c > r)",
             },
         ),
         "reference_bleu.evaluation.evaluate",

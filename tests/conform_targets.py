@@ -256,3 +256,46 @@ def one_reference_bleu(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Se
     if any(len(segment) != 1 for segment in refs):
         raise ValueError("this tool takes exactly one reference per segment")
     return independent_bleu(hyps, refs)
+
+
+def ratio_bleu(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]) -> float:
+    """The paper's BLEU whose brevity penalty divides: ratio = c / r, then BP = exp(1 - 1 / ratio)
+    when ratio <= 1. It raises ZeroDivisionError when the corpus's total r is 0 (and so when the
+    total c is 0), and only then: an empty reference beside a non-empty segment is scored like any
+    other reference (spec EC-004's zero_length, EC-005)."""
+    stats = _statistics(hyps, refs)
+    ratio = stats["hyp_len"] / stats["ref_len"]
+    mean = _score({**stats, "hyp_len": 1, "ref_len": 1})  # the precisions alone (BP = 1)
+    return mean * (1.0 if ratio > 1.0 else math.exp(1 - 1 / ratio))
+
+
+def lowercasing_bleu(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]) -> float:
+    """The paper's BLEU on tokens, each lower-cased (Python's str.lower, Unicode) before counting:
+    a token tool with a case-insensitive option switched on (spec TOK-CASE)."""
+
+    def folded(tokens: Sequence[str]) -> list[str]:
+        return [token.lower() for token in tokens]
+
+    return independent_bleu([folded(h) for h in hyps], [[folded(r) for r in rs] for rs in refs])
+
+
+def reference_streams_bleu(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]) -> float:
+    """The paper's BLEU in a tool that reads reference files, one per reference, each with one line
+    per segment (sacrebleu's and multi-bleu's layout): every segment has the same number of
+    references, at least one; anything else is refused (run with ``--references same``, spec
+    CONF-PROTOCOL)."""
+    counts = {len(segment) for segment in refs}
+    if len(counts) != 1 or 0 in counts:
+        raise ValueError("the reference files must all have one line per segment")
+    streams = [[segment[k] for segment in refs] for k in range(len(refs[0]))] if refs else []
+    return independent_bleu(hyps, [[stream[i] for stream in streams] for i in range(len(hyps))])
+
+
+def naive_bp_bleu(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]) -> float:
+    """The paper's BLEU with the brevity penalty written as the paper prints it, BP = 1 if c > r
+    else exp(1 - r / c): it raises ZeroDivisionError when the corpus's total c is 0 (whatever r),
+    and scores a total r = 0 with BP = 1 (spec EC-004's zero_length=error-c)."""
+    stats = _statistics(hyps, refs)
+    c, r = stats["hyp_len"], stats["ref_len"]
+    bp = 1.0 if c > r else math.exp(1 - r / c)
+    return bp * _score({**stats, "hyp_len": 1, "ref_len": 1})

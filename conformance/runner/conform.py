@@ -38,7 +38,7 @@ from conformance.runner.client import (
     printable,
     python_command,
 )
-from conformance.runner.expectation import Expectation, Verdict, judge_expectation
+from conformance.runner.expectation import AXIS_SPEC, Expectation, Verdict, judge_expectation
 from conformance.runner.fingerprint import BY_ID as FINGERPRINT_POINTS
 from conformance.runner.fingerprint import fingerprint
 from conformance.runner.judge import Judge
@@ -460,6 +460,9 @@ def details(report: TargetReport, markdown: bool) -> str:
         lines.append(
             f"{indent}as well as (agreeing on every input tried): {', '.join(report.verdict.ambiguous)}"
         )
+    if report.verdict and report.verdict.unobservable:
+        hidden = ", ".join(f"{axis} ({AXIS_SPEC[axis]})" for axis in report.verdict.unobservable)
+        lines.append(f"{indent}not observable with the references it takes (CONF-PROTOCOL): {hidden}")
     for question in report.verdict.questions if report.verdict else ():
         theirs = ", ".join(f"{name} {_short(value)}" for name, value in question.predictions)
         asked = abbreviated(list(question.corpus))[0]

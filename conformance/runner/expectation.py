@@ -34,7 +34,7 @@ from typing import Any
 
 from conformance.peers.targets import Outcome, ReferenceTarget
 from conformance.runner.client import ProtocolTarget
-from conformance.runner.fingerprint import Fingerprint, settle, text_of
+from conformance.runner.fingerprint import Fingerprint, settle, text_of, text_values, unobservable
 from conformance.runner.fingerprint.base import (
     MATCH_TOLERANCE,
     SKIPPED,
@@ -55,8 +55,10 @@ from conformance.suite.invariants import BY_ID, InvariantViolationError, same_st
 from conformance.suite.loader import load_vectors
 from reference_bleu import corpus_bleu
 from reference_bleu.errors import BleuError, BleuInputError, BleuOptionError
+from reference_bleu.options import make_options
 from reference_bleu.profiles import PROFILES, Profile, option_axes, resolve
-from reference_bleu.registry import AXES, BY_NAME, Axis, axes_in, axis_of, canonical
+from reference_bleu.registry import AXES, BY_NAME, OPTION_FIELDS, Axis, axes_in, axis_of, canonical
+from reference_bleu.space import named_points, profile_point
 
 #: The axes the battery observes on token input (spec CONF-VERDICT): the registry's score and domain
 #: axes with declared values (N and the weights are the paper's in every question), each with the
@@ -272,6 +274,9 @@ class Verdict:
     #: Axes where the point differs from the expected profile on a value that is acceptable (one
     #: ``--accept`` added): reported, never making a variant. (axis, spec entry, expected, found).
     choices: tuple[tuple[str, str, str, str], ...] = ()
+    #: Axes no answer of the target can show, given the references it takes (CONF-PROTOCOL: the
+    #: reference length of a one-reference tool): no value is claimed on them.
+    unobservable: tuple[str, ...] = ()
 
     def as_json(self) -> dict[str, Any]:
         """The verdict in the JSON report."""
@@ -288,6 +293,7 @@ class Verdict:
             "ambiguous": list(self.ambiguous),
             "accounted": list(self.accounted),
             "choices": [{"axis": a, "spec": s, "expected": e, "found": f} for a, s, e, f in self.choices],
+            "unobservable": list(self.unobservable),
         }
 
     def headline(self) -> str:
@@ -399,9 +405,12 @@ def battery_answers(
     generated corpus.
     """
     corpora, answers = [], []
-    for corpus, answer in fingerprint.asked(NOT_IN_BATTERY):
-        corpora.append(corpus)
-        answers.append(answer)
+    for finding in fingerprint.findings:
+        if finding.point.id in NOT_IN_BATTERY or finding.point.text_axes:  # text axes: with_text
+            continue
+        for diagnostic, answer in zip(finding.point.diagnostics, finding.answers, strict=True):
+            corpora.append(diagnostic.corpus)
+            answers.append(answer)
     for corpus in _generated(target, fingerprint, seed):
         corpora.append(corpus)
         answers.append(ask(target, corpus))
@@ -767,41 +776,42 @@ def _breaks_too(
 def with_text(
     verdict: Verdict, fingerprint: Fingerprint, expectation: Expectation, point: Candidate | None
 ) -> Verdict:
-    """The verdict with a text target's tokenizer, case folding and split rule (FP-TEXT) compared
-    with the expected.
+    """The verdict with a text target's tokenizer, case folding and split rule (FP-TEXT), or a token
+    target's case folding (FP-CASE), compared with the expected: the text axes the point observes.
 
-    When the fingerprint's own conventions did not explain the FP-TEXT answers, they are settled
+    When the fingerprint's own conventions did not explain the point's answers, they are settled
     again under the point the target was placed at (which predicts every other answer). A
     tokenizer, case folding or split rule no known one explains leaves the target not conformant
-    (FP-TEXT unaccounted), naming the axes of the diagnostics the expected text conventions miss;
-    a known one other than the expected makes a conformant target a variant, with the axis listed
-    beside the score axes.
+    (FP-TEXT or FP-CASE unaccounted), naming the axes of the diagnostics the expected text
+    conventions miss; a known one other than the expected makes a conformant target a variant,
+    with the axis listed beside the score axes.
     """
-    finding = next((f for f in fingerprint.findings if f.point.id == "FP-TEXT"), None)
+    finding = next((f for f in fingerprint.findings if f.point.text_axes), None)
     if finding is None or verdict.level in ("not conformant", "insufficient evidence"):
         return verdict
-    text = fingerprint.text
     options = dict(point.options) if point is not None else dict(fingerprint.config)
-    if text is None and point is not None:
-        again = settle(finding.point, finding.answers, options, point.tolerance)
-        text = text_of(again.convention.flags) if again.convention else None
+    convention = finding.convention
+    if convention is None and point is not None:
+        convention = settle(finding.point, finding.answers, options, point.tolerance).convention
     expected, acceptable = expectation.text, expectation.acceptable()
-    if text is None:
-        missed = _text_axes_missed(finding, expected, options)
+    if convention is None:
         return replace(  # no point: nothing is accounted for by one
             verdict,
             level="not conformant",
             point="",
-            differs=missed,
-            unaccounted=("FP-TEXT",),
+            differs=_text_axes_missed(finding, expected, options),
+            unaccounted=(finding.point.id,),
             accounted=(),
             point_axes=(),
             point_tool="",
         )
-    found = dict(zip(TEXT_AXES, text, strict=True))
+    values = {"split": BY_NAME["split"].paper, **text_values(convention.flags)}
+    found = {axis: values.get(axis, "") for axis in TEXT_AXES}
+    # a text target's tokenizer, folding and split (FP-TEXT); a token target's folding alone (FP-CASE)
+    text = text_of(convention.flags) if "tokenize" in finding.point.text_axes else verdict.text
     shown = tuple(
         (axis, TEXT_AXES[axis].field.spec_id, expected[axis], found[axis])
-        for axis in TEXT_AXES
+        for axis in finding.point.text_axes
         if found[axis] != expected[axis]
     )
     differs = tuple(d for d in shown if d[3] not in acceptable.get(d[0], ()))
@@ -842,7 +852,63 @@ def judge_expectation(
 ) -> Verdict:
     """CONF-VERDICT. Place the target in the convention space and compare with the expectation."""
     verdict, point = _score_verdict(target, fingerprint, checks, expectation, seed)
-    return with_text(verdict, fingerprint, expectation, point)
+    verdict = with_text(verdict, fingerprint, expectation, point)
+    if point is None or not verdict.point:
+        return verdict
+    name = profile_named(replace(point, name=verdict.point), verdict.text)
+    return replace(verdict, point=name, point_tool=_tool_of(name))
+
+
+def _score_key(options: Mapping[str, Any]) -> tuple[Any, ...]:
+    """What a point computes on tokens: its value on every observable axis, and the order and weights."""
+    validated = make_options(**options)
+    axes = Candidate("", options).axes
+    return (
+        tuple(sorted(axes.items())),
+        validated.max_order,
+        validated.weights,
+        validated.unnormalized_weights,
+    )
+
+
+@cache
+def _named_keys() -> tuple[tuple[str, tuple[Any, ...], Text], ...]:
+    """Every named profile point (reference_bleu.space.named_points): its name, score key and text."""
+    named = []
+    for point in named_points():
+        text = dict(point.text)
+        options = {name: getattr(point.options, name) for name in OPTION_FIELDS}
+        named.append((point.name, _score_key(options), (text["tokenize"], text["lowercase"], text["split"])))
+    return tuple(named)
+
+
+def profile_named(point: Candidate, text: Text) -> str:
+    """CONF-VERDICT. The name a placed point is called by: a named profile's when the point is that
+    profile's point, never a one-axis change, a domain choice or "the fingerprint's point" that
+    happens to equal it, nor a peer with other text conventions.
+
+    The point keeps its own name when it is a profile's whose text is the target's (``text``, a text
+    target's tokenizer, folding and split rule; None for a token target, which is given tokens); else it takes
+    the name of the first named profile point (CONV-PROFILES) equal to it on every score axis and,
+    for a text target, with its text; else its own.
+    """
+    try:
+        own = profile_point(point.name)
+    except BleuError:  # not a profile's name
+        pass
+    else:
+        if text is None or tuple(dict(own.text)[axis] for axis in TEXT_AXES) == text:
+            return point.name
+    try:
+        key = _score_key(point.options)
+    except BleuError:
+        return point.name
+    equal = [
+        name
+        for name, named_key, named_text in _named_keys()
+        if named_key == key and text in (None, named_text)
+    ]
+    return equal[0] if equal else point.name
 
 
 def _score_verdict(
@@ -944,7 +1010,12 @@ def _score_verdict(
             open_checks += (STATISTICS_UNACCOUNTED,)
         verdict = replace(verdict, unaccounted=open_checks or ("no known point predicts its answers",))
         return replace(verdict, questions=questions), None
-    others = tuple(dict.fromkeys(c.name for c in matched if c.axes != point.axes))
+    hidden = unobservable(fingerprint.findings, target.references)
+
+    def shown(candidate: Candidate) -> dict[str, str]:  # its values on the axes answers can show
+        return {axis: value for axis, value in candidate.axes.items() if axis not in hidden}
+
+    others = tuple(dict.fromkeys(c.name for c in matched if shown(c) != shown(point)))
     open_checks = tuple(c.id for c in checks if c.status == "fail")
     return (
         replace(
@@ -952,8 +1023,9 @@ def _score_verdict(
             questions=questions,
             ambiguous=others,
             accounted=open_checks,
-            point_axes=tuple(point.axes.items()),
+            point_axes=tuple(shown(point).items()),
             point_tool=_tool_of(point.name),
+            unobservable=hidden,
         ),
         point,
     )

@@ -137,7 +137,8 @@ def explain_id(ident: str) -> str | None:
     if point is not None:
         parts.append(f"{ident}: a fingerprint point: {point.question}")
         parts.append(
-            f"  spec: {', '.join(point.ec)}; axes of the convention space: {', '.join(point.axes) or '-'}"
+            f"  spec: {', '.join(point.ec)}; axes of the convention space: "
+            f"{', '.join((*point.axes, *point.text_axes)) or '-'}"
         )
     if ident.startswith("ROB-") and ident[4:].lower() in FAULT_KINDS:
         parts.append(f"{ident}: a robustness row: no {ident[4:].lower()} on valid input (spec CONF-ROBUST)")

@@ -11,7 +11,7 @@ order, each under the conventions already found (the scale first: every later an
 on it). What matches nothing is reported as "matches no known convention" with the evidence.
 
 The points live one group of axes a module: :mod:`.scale` (FP-SCALE, FP-PRECISION),
-:mod:`.text` (FP-TEXT), :mod:`.ref_length` (FP-REF-LENGTH), :mod:`.aggregation`
+:mod:`.text` (FP-TEXT; FP-CASE for token targets), :mod:`.ref_length` (FP-REF-LENGTH), :mod:`.aggregation`
 (FP-AGGREGATION), :mod:`.zero` (FP-ZERO with the smoothing parameter's solver, FP-UNDEFINED)
 and :mod:`.domain` (FP-EMPTY-HYPOTHESIS, FP-EMPTY-REFERENCE, FP-NO-REFERENCE,
 FP-EMPTY-CORPUS), all made of :mod:`.base`'s diagnostics, conventions and predictions. This
@@ -43,12 +43,14 @@ from conformance.runner.fingerprint.base import (
     peer_name,
     seen,
 )
+from conformance.runner.references import takes
 from reference_bleu.errors import BleuError
 
 #: The points, in the order they are asked: each is settled under the conventions found before it.
 POINTS: tuple[Point, ...] = (
     scale.SCALE,
     text.TEXT,
+    text.CASE,
     scale.PRECISION,
     ref_length.REF_LENGTH,
     aggregation.AGGREGATION,
@@ -143,12 +145,27 @@ class Fingerprint:
         ]
 
 
+def unobservable(findings: Sequence[Finding], kind: str) -> tuple[str, ...]:
+    """CONF-PROTOCOL. The axes no answer of a target taking ``kind`` references per segment can show:
+    those of the points none of whose diagnostics it can be asked. With one reference per segment
+    every reference-length rule (EC-001) gives the same r, and a segment without references
+    (EC-006) cannot be given: the report says so rather than claim a value."""
+    hidden = (f.point for f in findings if not any(takes(kind, d.corpus[1]) for d in f.point.diagnostics))
+    return tuple(dict.fromkeys(axis for point in hidden for axis in point.axes))
+
+
+def text_values(flags: frozenset[str] | set[str]) -> dict[str, str]:
+    """The text conventions an FP-TEXT or FP-CASE convention's flags name (``tokenize``,
+    ``lowercase``, ``split``), those it names."""
+    return dict(
+        flag.split(":", 1) for flag in flags if flag.startswith(("tokenize:", "lowercase:", "split:"))
+    )
+
+
 def text_of(flags: frozenset[str] | set[str]) -> Text:
     """The (tokenizer, case folding, split rule) an FP-TEXT convention's flags name, or None; the
     split rule is Python's ``str.split()`` (``unicode``) unless a flag names another."""
-    found = dict(
-        flag.split(":", 1) for flag in flags if flag.startswith(("tokenize:", "lowercase:", "split:"))
-    )
+    found = text_values(flags)
     if "tokenize" not in found or "lowercase" not in found:
         return None
     return (found["tokenize"], found["lowercase"], found.get("split", "unicode"))
@@ -162,7 +179,7 @@ def _tolerance(flags: set[str] | frozenset[str]) -> float:
 def as_seen(point: Point, text: Text) -> Point:
     """``point`` with its diagnostics as a text target with conventions ``text`` sees them (FP-TEXT
     found a tokenizer that splits words, or a case folding): asked and predicted on those tokens."""
-    if text is None or point.id in ("FP-SCALE", "FP-TEXT"):
+    if text is None or point.id == "FP-SCALE" or point.text_axes:
         return point
     return replace(
         point, diagnostics=tuple(replace(d, corpus=seen(d.corpus, text)) for d in point.diagnostics)
@@ -176,7 +193,7 @@ def _adopted(finding: Finding, again: Finding, config: Config, flags: set[str]) 
         return finding
     flags |= again.convention.flags
     config.update(again.convention.options)
-    return again
+    return replace(again, declined=finding.declined)
 
 
 def _settled_precision(finding: Finding, config: Config, flags: set[str]) -> Finding:
@@ -203,13 +220,13 @@ def fingerprint(target: ProtocolTarget) -> Fingerprint:
     flags: set[str] = set()
     findings = []
     target.count_errors = False
-    text = target.capabilities.input == "text"
     digits = target.digits
     declare_rounding(digits, 1.0)  # FP-SCALE reads raw answers: half a unit of their last decimal
     for listed in POINTS:
-        if listed.id == "FP-TEXT" and not text:
-            continue  # token targets get tokens: tokenization and case are the caller's
+        if listed.input and listed.input != target.capabilities.input:
+            continue  # FP-TEXT for text targets, FP-CASE for token targets
         point = as_seen(listed, text_of(flags))  # its diagnostics as the target sees them
+        skipped = target.skipped  # undeclared ``skipped`` answers so far
         answers = [ask(target, d.corpus, raw=point.id == "FP-SCALE") for d in point.diagnostics]
         if point.id == "FP-PRECISION":  # the precisions probe waits for FP-ZERO (_settled_precision)
             early = [
@@ -219,6 +236,7 @@ def fingerprint(target: ProtocolTarget) -> Fingerprint:
             finding = replace(settle(point, early, config, _tolerance(flags)), answers=tuple(answers))
         else:
             finding = settle(point, answers, config, _tolerance(flags))
+        finding = replace(finding, declined=target.skipped - skipped)
         findings.append(finding)
         if finding.convention is not None:
             config.update(finding.convention.options)

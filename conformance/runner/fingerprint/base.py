@@ -90,9 +90,15 @@ class Point:
     #: The axes of the convention space (spec CONV-SPACE) this point observes: a report shows a
     #: placed target's values on them. Each is an axis of the registry.
     axes: tuple[str, ...] = ()
+    #: The input kind (``text`` or ``tokens``) whose targets are asked this point; "" for every target.
+    input: str = ""
+    #: The verdict's text axes (``tokenize``, ``lowercase``, ``split``: spec CONF-VERDICT) this point
+    #: observes. They are placed by this point's finding, never by the battery, whose candidates
+    #: score tokens.
+    text_axes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        unknown = [axis for axis in self.axes if axis not in AXES]
+        unknown = [axis for axis in (*self.axes, *self.text_axes) if axis not in AXES]
         if unknown:
             raise TypeError(f"{self.id} observes {unknown}: not axes of reference_bleu.registry")
 
@@ -105,6 +111,9 @@ class Finding:
     matched: tuple[Convention, ...]
     answers: tuple[Answer, ...]
     predictions: tuple[tuple[str, tuple[Answer, ...]], ...]
+    #: Diagnostics the target answered ``skipped`` although it never declared it cannot take them
+    #: (a level or a reference count it declares): missing evidence, judged by coverage (CONF-JUDGE).
+    declined: int = 0
 
     @property
     def convention(self) -> Convention | None:

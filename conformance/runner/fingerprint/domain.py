@@ -28,6 +28,9 @@ def _empty_hyp(config: Config) -> tuple[Convention, ...]:
         by_reference(
             "dropped: segments with an empty candidate are left out", "EC-004", empty_candidates="drop"
         ),
+        # an error for the corpus's total c = 0 only (its BP divides by c): a corpus with an empty
+        # candidate beside a non-empty one is scored
+        by_reference("scored; an error only when the total c = 0", "EC-004", zero_length="error-c"),
         # nltk counts an empty candidate's n-grams as max(1, 0) (DIV-NLTK-001): appending an
         # empty segment changes its score.
         *same_peers(config, (), frozenset({"INV-EMPTY-SEGMENT"})),
@@ -44,14 +47,25 @@ _EMPTY_REF = (
         "c=5; refs of 12 and 0 tokens",
         ([words("a b c d e")], [[words("x y a b c d e z w v u t"), []]]),
     ),
+    # An empty reference beside a non-empty segment (the total r = 4 > 0): refused only by a tool
+    # that refuses empty references, never by one that refuses the total r = 0 (EC-004's
+    # zero_length); then the total r = 0 alone. One reference per segment: a one-reference tool
+    # is asked these too (CONF-PROTOCOL).
+    Diagnostic(
+        "an empty reference beside a non-empty segment",
+        ([words("a b c d"), words("a b c d")], [[[]], [words("a b c d")]]),
+    ),
+    Diagnostic("c=4; one empty reference (the total r = 0)", ([words("a b c d")], [[[]]])),
 )
 
 
 def _empty_ref(config: Config) -> tuple[Convention, ...]:
     return (
         by_reference("allowed: its length 0 takes part", "EC-005"),
-        by_reference("ignored: empty references are left out", "EC-005", empty_references="drop"),
+        # a tool computing c / r (EC-004's zero_length), not one refusing empty references
+        by_reference("allowed; an error only when the total r = 0", "EC-005", zero_length="error"),
         by_reference("error", "EC-005", empty_references="error"),
+        by_reference("ignored: empty references are left out", "EC-005", empty_references="drop"),
         *same_peers(config, ()),
     )
 
@@ -89,7 +103,7 @@ EMPTY_HYPOTHESIS = Point(
     "what does an empty candidate give?",
     _EMPTY_HYP,
     _empty_hyp,
-    axes=("empty_candidates",),
+    axes=("empty_candidates", "zero_length"),
 )
 EMPTY_REFERENCE = Point(
     "FP-EMPTY-REFERENCE",
@@ -97,7 +111,7 @@ EMPTY_REFERENCE = Point(
     "what does an empty reference do?",
     _EMPTY_REF,
     _empty_ref,
-    axes=("empty_references",),
+    axes=("empty_references", "zero_length"),
 )
 NO_REFERENCE = Point(
     "FP-NO-REFERENCE",

@@ -130,4 +130,50 @@ TEXT = Point(
     "how does a text target tokenize, fold case and split on whitespace?",
     _TEXT,
     _text,
+    input="text",
+    text_axes=("tokenize", "lowercase", "split"),
+)
+
+#: Token targets get tokens, so tokenization is the caller's; but a tool may still fold the case
+#: of the tokens it is given. Mixed-case tokens whose folding changes the matches (every order
+#: matching in every line, as in FP-TEXT): none, ASCII-only and Unicode folding each give another
+#: answer vector (none (x, y), ascii (1, y), unicode (1, 1)).
+_CASE = (
+    Diagnostic(
+        "case of tokens", ([words("The Cat sat on the mat today")], [[words("the cat sat on the mat today")]])
+    ),
+    Diagnostic(
+        "case of tokens beyond ASCII",
+        ([words("Été was hot on the beach today")], [[words("été was hot on the beach today")]]),
+    ),
+)
+
+
+def _case(config: Config) -> tuple[Convention, ...]:
+    """TOK-CASE on tokens: every case folding, each token folded as given (no folding first).
+
+    A folding's flags make later questions asked and predicted on folded tokens, as FP-TEXT's do
+    (``tokenize:none`` keeps every token whole); no folding sets no text at all, so a token target
+    that folds nothing is asked as before."""
+    return tuple(
+        Convention(
+            f"case {lowercase}",
+            _text_predictor("none", lowercase, "unicode"),
+            {},
+            (),
+            "TOK-CASE",
+            frozenset({f"lowercase:{lowercase}"} | ({"tokenize:none"} if lowercase != "none" else set())),
+        )
+        for lowercase in CASE_FOLDINGS
+    )
+
+
+CASE = Point(
+    "FP-CASE",
+    ("TOK-CASE",),
+    "does a token target fold the case of the tokens it is given?",
+    _CASE,
+    _case,
+    input="tokens",
+    text_axes=("lowercase",),
 )

@@ -2,49 +2,63 @@
 
 from __future__ import annotations
 
-from conformance.runner.judge.base import Check, JudgeBase
+from dataclasses import replace
+
+from conformance.runner.fingerprint import unobservable
+from conformance.runner.fingerprint.base import SKIPPED, Finding
+from conformance.runner.judge.base import Check, JudgeBase, covered
 
 
 class FingerprintRows(JudgeBase):
     """The fingerprint's rows: each point's finding as a check, and the declared scale (CONF-JUDGE)."""
 
     def fingerprint_checks(self) -> None:
-        """One row per point: a spec convention passes; a divergence or an unknown behaviour does not."""
+        """One row per point: a spec convention passes; a divergence or an unknown behaviour does not.
+
+        A row's coverage is judged as every check's (CONF-JUDGE): diagnostics the target answered
+        ``skipped`` without having declared it cannot take them count as asked, so a point it
+        starved is ``insufficient``, never n/a nor settled on what is left."""
         for finding in self.fingerprint.findings:
-            point, convention = finding.point, finding.convention
-            if not finding.asked:
-                levels = ", ".join(self.target.capabilities.levels)
-                if self.target.references != "any":
-                    levels += f"; {self.target.references} reference(s) per segment"
-                detail = f"no evidence: every diagnostic was skipped (the target declares: {levels})"
-                self.checks.append(Check(point.id, point.question, "n/a", detail, point.ec))
-            elif convention is None:
-                self.checks.append(
-                    Check(
-                        point.id,
-                        point.question,
-                        "fail",
-                        "matches no known convention",
-                        point.ec,
-                        finding.evidence(),
-                    )
-                )
-            elif convention.divergence:
-                self.checks.append(
-                    Check(
-                        point.id,
-                        point.question,
-                        "explained",
-                        convention.name,
-                        point.ec,
-                        finding.evidence(),
-                        tuple(d for d in convention.divergence if d != "peer"),
-                    )
-                )
-            else:
-                also = [m.name for m in finding.matched[1:]]
-                detail = convention.name + (f" (equally: {'; '.join(also)})" if also else "")
-                self.checks.append(Check(point.id, point.question, "pass", detail, point.ec))
+            row = self._row(finding)
+            if finding.declined:
+                answered = sum(answer != SKIPPED for answer in finding.answers)
+                row = covered(replace(row, asked=answered + finding.declined, answered=answered))
+            self.checks.append(row)
+
+    def _row(self, finding: Finding) -> Check:
+        """The row of one point."""
+        point, convention = finding.point, finding.convention
+        kind = self.target.references
+        hidden = unobservable((finding,), kind)
+        if not finding.asked and hidden:
+            detail = (
+                f"not observable: the target takes {kind} reference(s) per segment, and every diagnostic "
+                f"needs another number of references; no answer it gives can show {', '.join(hidden)}"
+            )
+            return Check(point.id, point.question, "n/a", detail, point.ec)
+        if not finding.asked:
+            levels = ", ".join(self.target.capabilities.levels)
+            if self.target.references != "any":
+                levels += f"; {self.target.references} reference(s) per segment"
+            detail = f"no evidence: every diagnostic was skipped (the target declares: {levels})"
+            return Check(point.id, point.question, "n/a", detail, point.ec)
+        if convention is None:
+            return Check(
+                point.id, point.question, "fail", "matches no known convention", point.ec, finding.evidence()
+            )
+        if convention.divergence:
+            return Check(
+                point.id,
+                point.question,
+                "explained",
+                convention.name,
+                point.ec,
+                finding.evidence(),
+                tuple(d for d in convention.divergence if d != "peer"),
+            )
+        also = [m.name for m in finding.matched[1:]]
+        detail = convention.name + (f" (equally: {'; '.join(also)})" if also else "")
+        return Check(point.id, point.question, "pass", detail, point.ec)
 
     def declared_scale_check(self, declared: str | None) -> None:
         """A declared scale (``--scale`` or the target's capabilities) must be the observed one."""

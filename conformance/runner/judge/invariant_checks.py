@@ -21,7 +21,8 @@ class InvariantChecks(JudgeBase):
     """The invariants of spec 09 that hold under the target's conventions, each a property (CONF-JUDGE)."""
 
     def _text_merges_tokens(self) -> str:
-        """Why a text target's own tokenizer or case folding (FP-TEXT) does not keep INV-RENAME, or "".
+        """Why a text target's own tokenizer or case folding (FP-TEXT), or a token target's case folding
+        (FP-CASE), does not keep INV-RENAME, or "".
 
         The renaming maps words to case variants ("the" to "The") and to words of other
         letters; case folding merges the first, a character tokenizer sees the second letter by
@@ -30,6 +31,8 @@ class InvariantChecks(JudgeBase):
         text = self.fingerprint.text
         if text is None or (text[1] == "none" and text[0] != "char"):
             return ""
+        if self.target.capabilities.input != "text":  # a token target that folds case (FP-CASE)
+            return f"does not hold for a token target with case {text[1]} (FP-CASE)"
         return f"does not hold for a text target with tokenize {text[0]}, case {text[1]} (FP-TEXT)"
 
     def invariant_checks(self) -> None:

@@ -1,0 +1,232 @@
+"""The runner on targets whose behaviour lies at the edges of what it can observe (spec
+CONF-FINGERPRINT, CONF-VERDICT, CONF-PROTOCOL): an error on the total r = 0 read apart from a
+refused empty reference, the case folding of a token target, the name of a placed point, and the
+reference-count capability (``same``, one reference, questions skipped without a declaration).
+
+Each target is written in tests/conform_targets.py (or tests/skipping_target.py) from its
+description, with its expected placement asserted here.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from typing import Any
+
+import pytest
+
+from conformance.runner.expectation import FINGERPRINT_POINT, Candidate, profile_named
+from conformance.runner.fingerprint import BY_ID, settle
+from reference_bleu.profiles import resolve
+from tests.test_conform import T, _report
+
+
+def _target(report: dict[str, object]) -> Any:
+    return report["targets"][0]  # type: ignore[index]
+
+
+def _rows(report: dict[str, object]) -> dict[str, Any]:
+    return {c["id"]: c for c in _target(report)["checks"]}
+
+
+# --- an error on the total r = 0 is not a refused empty reference (EC-004, EC-005) ---------------
+
+#: FP-EMPTY-REFERENCE's diagnostics, answered by a tool that raises when the corpus's total r is 0
+#: and only then (it divides c / r), worked out by hand:
+#: 1. c = 4, refs of 0 and 10 tokens: the closest is the empty one, r = 0: an error;
+#: 2. c = 5, refs of 12 and 0 tokens: the closest is the empty one again (5 < 7), r = 0: an error;
+#: 3. "a b c d" against one empty reference, beside "a b c d" against itself: r = 0 + 4 = 4 <= c = 8,
+#:    so BP = 1; p_n = 4/8, 3/6, 2/4, 1/2 (only the second segment matches): BLEU = 1/2;
+#: 4. "a b c d" against one empty reference alone: r = 0, an error.
+RATIO_ANSWERS = ("error", "error", 0.5, "error")
+#: The same diagnostics answered by a tool that refuses any empty reference: an error on each.
+REFUSING_ANSWERS = ("error", "error", "error", "error")
+
+
+def test_an_error_on_a_total_r_of_zero_is_not_a_refused_empty_reference() -> None:
+    """The empty reference beside a non-empty segment tells the two apart (spec CONF-FINGERPRINT)."""
+    point = BY_ID["FP-EMPTY-REFERENCE"]
+    ratio = settle(point, RATIO_ANSWERS, {})
+    assert ratio.convention is not None
+    assert dict(ratio.convention.options) == {"zero_length": "error"}
+    # the same tool once FP-EMPTY-HYPOTHESIS has found its error on c = 0 (error-c): r = 0 too
+    after = settle(point, RATIO_ANSWERS, {"zero_length": "error-c"})
+    assert after.convention is not None
+    assert dict(after.convention.options) == {"zero_length": "error"}
+    refusing = settle(point, REFUSING_ANSWERS, {})
+    assert refusing.convention is not None
+    assert dict(refusing.convention.options) == {"empty_references": "error"}
+
+
+def test_an_error_on_a_total_c_of_zero_is_not_a_refused_empty_candidate() -> None:
+    """FP-EMPTY-HYPOTHESIS: one empty candidate alone (c = 0: an error), then an empty candidate
+    beside "a b c d" (both against "a b c d"): c = 4, r = 4 + 4 = 8, every p_n = 1 and
+    BP = exp(1 - 8/4) = exp(-1), scored by a tool that refuses only the total c = 0 (EC-004's
+    error-c; FP-EMPTY-REFERENCE then tells whether it refuses r = 0 too)."""
+    finding = settle(BY_ID["FP-EMPTY-HYPOTHESIS"], ("error", math.exp(-1)), {})
+    assert finding.convention is not None
+    assert dict(finding.convention.options) == {"zero_length": "error-c"}
+    refusing = settle(BY_ID["FP-EMPTY-HYPOTHESIS"], ("error", "error"), {})
+    assert refusing.convention is not None
+    assert dict(refusing.convention.options) == {"empty_candidates": "error"}
+
+
+@pytest.mark.slow
+def test_a_tool_dividing_by_r_is_placed_at_zero_length_error_and_asked_empty_references(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``ratio_bleu`` raises only when the total r (or c) is 0. It is conformant (an acceptable
+    choice outside the domain, never a fault), placed at zero_length=error, and judged at a point
+    that takes empty references: the corpora that contain one are asked of it (its reference
+    options do not refuse them) and every row passes or is n/a."""
+    code, report = _report(capsys, "-t", T + "ratio_bleu")
+    target = _target(report)
+    verdict = target["verdict"]
+    assert (verdict["level"], code) == ("conformant", 0), verdict
+    assert {c["axis"]: c["found"] for c in verdict["choices"]} == {"zero_length": "error"}
+    assert target["reference_options"]["zero_length"] == "error"
+    assert "empty_references" not in target["reference_options"]  # the default: allowed
+    rows = _rows(report)
+    assert rows["FP-EMPTY-REFERENCE"]["status"] == "pass"
+    assert rows["FP-EMPTY-REFERENCE"]["detail"].startswith("allowed")
+    assert rows["FP-EMPTY-HYPOTHESIS"]["detail"] == "scored; an error only when the total c = 0"
+    assert not [c for c in rows.values() if c["status"] not in ("pass", "n/a")], rows
+
+
+# --- the case folding of a token target (TOK-CASE) -----------------------------------------------
+
+
+def test_the_case_of_tokens_tells_the_foldings_apart() -> None:
+    """FP-CASE by hand: "The Cat sat on the mat today" against the lower-case line, then "Été was
+    hot on the beach today" against "été ...". Folding nothing, "The" and "Cat" miss: p_n = 5/7,
+    4/6, 3/5, 2/4; "Été" misses: 6/7, 5/6, 4/5, 3/4; c = r = 7, BP = 1. ASCII folding mends the
+    first line only (1), Unicode folding both."""
+    first = (5 / 7 * 4 / 6 * 3 / 5 * 2 / 4) ** 0.25
+    second = (6 / 7 * 5 / 6 * 4 / 5 * 3 / 4) ** 0.25
+    point = BY_ID["FP-CASE"]
+    for answers, folding in (((first, second), "none"), ((1.0, second), "ascii"), ((1.0, 1.0), "unicode")):
+        finding = settle(point, answers, {})
+        assert finding.convention is not None, answers
+        assert finding.convention.name == f"case {folding}"
+
+
+@pytest.mark.slow
+def test_a_token_target_that_lower_cases_is_placed_with_its_case_folding_named(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``lowercasing_bleu`` is the paper's BLEU on lower-cased tokens: a variant of paper on the
+    case axis alone (TOK-CASE), conformant once ``--accept lowercase=unicode`` adds that folding."""
+    code, report = _report(capsys, "-t", T + "lowercasing_bleu")
+    verdict = _target(report)["verdict"]
+    assert (verdict["level"], code) == ("variant", 1), verdict
+    assert [(d["axis"], d["spec"], d["expected"], d["found"]) for d in verdict["differs"]] == [
+        ("lowercase", "TOK-CASE", "none", "unicode")
+    ]
+    assert _rows(report)["FP-CASE"]["detail"] == "case unicode"
+    code, report = _report(capsys, "-t", T + "lowercasing_bleu", "--accept", "lowercase=unicode")
+    verdict = _target(report)["verdict"]
+    assert (verdict["level"], code) == ("conformant", 0), verdict
+    assert [(c["axis"], c["found"]) for c in verdict["choices"]] == [("lowercase", "unicode")]
+
+
+# --- a placed point that is a named profile's is called by that profile's name (CONF-VERDICT) -----
+
+
+def test_a_point_equal_to_a_named_profile_takes_the_profiles_name() -> None:
+    """Spec CONV-PROFILES: bleuscore is the paper's BLEU with the shortest reference length (and
+    binary64, which is the exact value to 1e-13); sacrebleu[tokenize=intl] is sacrebleu with the
+    intl tokenizer. A point equal to one of them is called by its name, whatever the search named
+    it; a point no profile is keeps its own name."""
+    shortest = {"ref_length": "shortest"}
+    assert profile_named(Candidate(FINGERPRINT_POINT, shortest), None) == "bleuscore"
+    assert profile_named(Candidate("paper with ref_length=shortest", shortest), None) == "bleuscore"
+    sacrebleu = dict(resolve("sacrebleu").options)
+    assert profile_named(Candidate("sacrebleu", sacrebleu), ("13a", "none", "unicode")) == "sacrebleu"
+    assert (
+        profile_named(Candidate("sacrebleu", sacrebleu), ("intl", "none", "unicode"))
+        == "sacrebleu[tokenize=intl]"
+    )
+    assert profile_named(Candidate("sacrebleu", sacrebleu), None) == "sacrebleu"  # a token target
+    error = {"zero_length": "error"}
+    assert (
+        profile_named(Candidate("paper with zero_length=error", error), None)
+        == "paper with zero_length=error"
+    )
+
+
+# --- the reference-count capability (CONF-PROTOCOL) ------------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_tool_taking_the_same_number_of_references_per_segment_is_conformant(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``reference_streams_bleu`` reads reference files (the same number of references for every
+    segment) and refuses anything else. Declared ``--references same``, it is asked only corpora it
+    can express, its reference-length rule is found (the FP-REF-LENGTH diagnostics have one segment,
+    so any number of references), and it is the paper's BLEU: conformant, every row passing or n/a."""
+    code, report = _report(capsys, "-t", T + "reference_streams_bleu", "--references", "same")
+    verdict = _target(report)["verdict"]
+    assert (verdict["level"], code) == ("conformant", 0), verdict
+    assert verdict["unobservable"] == []
+    rows = _rows(report)
+    assert rows["FP-REF-LENGTH"]["detail"] == "closest, ties to the shorter"
+    assert not [c for c in rows.values() if c["status"] not in ("pass", "n/a")], rows
+    for check in ("INV-REF-ORDER", "INV-REF-DUP"):  # they index a segment's references
+        assert rows[check]["status"] == "n/a"
+        assert "same reference(s) per segment" in rows[check]["detail"]
+
+
+@pytest.mark.slow
+def test_a_one_reference_tool_claims_no_reference_length_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    """With one reference per segment, closest, shortest, longest and average give the same r: the
+    report says ref_length (and no_ref: a segment without references cannot be given) is not
+    observable for ``one_reference_bleu``, and lists no reference-length rule as an alternative."""
+    code, report = _report(capsys, "-t", T + "one_reference_bleu", "--references", "one")
+    verdict = _target(report)["verdict"]
+    assert (verdict["level"], code) == ("conformant", 0), verdict
+    assert verdict["unobservable"] == ["ref_length", "no_ref"]
+    assert not [name for name in verdict["ambiguous"] if "ref_length" in name or name == "bleuscore"]
+    rows = _rows(report)
+    for check, axis in (("FP-REF-LENGTH", "ref_length"), ("FP-NO-REFERENCE", "no_ref")):
+        assert rows[check]["status"] == "n/a"
+        assert rows[check]["detail"].startswith("not observable"), rows[check]
+        assert rows[check]["detail"].endswith(f"can show {axis}")
+
+
+#: A program answering ``skipped`` to every question with an empty reference, which it never
+#: declared it cannot take (tests/skipping_target.py).
+SKIPPING = f"{sys.executable} tests/skipping_target.py empty-reference"
+
+
+@pytest.mark.slow
+def test_a_class_of_questions_skipped_undeclared_is_insufficient_evidence(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The target skips every question with an empty reference: FP-EMPTY-REFERENCE, all of whose
+    diagnostics have one, is starved and ``insufficient`` (never n/a, which is for questions a
+    target declared it cannot take), and the verdict is insufficient evidence naming it, not
+    conformant on the rest alone (the generated inputs rarely have an empty reference)."""
+    code, report = _report(capsys, "--command", SKIPPING)
+    verdict = _target(report)["verdict"]
+    assert (verdict["level"], code) == ("insufficient evidence", 1), verdict
+    assert "FP-EMPTY-REFERENCE" in verdict["unaccounted"]
+    row = _rows(report)["FP-EMPTY-REFERENCE"]
+    assert row["status"] == "insufficient"
+    assert (row["asked"], row["answered"]) == (4, 0)
+
+
+@pytest.mark.slow
+def test_a_tool_dividing_by_c_is_placed_at_zero_length_error_c(capsys: pytest.CaptureFixture[str]) -> None:
+    """``naive_bp_bleu`` computes BP = exp(1 - r / c) unless c > r: it raises when the total c is 0
+    and only then (a total r = 0 gives BP = 1). Conformant, its choice outside the domain named
+    zero_length=error-c (EC-004), every row passing or n/a; never "not conformant"."""
+    code, report = _report(capsys, "-t", T + "naive_bp_bleu")
+    target = _target(report)
+    verdict = target["verdict"]
+    assert (verdict["level"], code) == ("conformant", 0), verdict
+    assert {c["axis"]: c["found"] for c in verdict["choices"]} == {"zero_length": "error-c"}
+    rows = _rows(report)
+    assert rows["FP-EMPTY-HYPOTHESIS"]["detail"] == "scored; an error only when the total c = 0"
+    assert rows["FP-EMPTY-REFERENCE"]["detail"].startswith("allowed: its length 0 takes part")
+    assert not [c for c in rows.values() if c["status"] not in ("pass", "n/a")], rows
