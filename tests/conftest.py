@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+from tests import once
 
 settings.register_profile(
     "ci",
@@ -33,3 +36,11 @@ settings.load_profile(os.environ.get("BLEU_HYPOTHESIS_PROFILE", "ci" if os.envir
 #: processes, never imported here. hostile_module patches copy.deepcopy and json.loads when
 #: imported, which --doctest-modules collection would do to this very process.
 collect_ignore = ["hostile_target.py", "hostile_module.py"]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _shared_folder(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The folder the session's xdist workers share for tests/once.py: their base temporary folders'
+    parent (each worker's is a sub-folder of it); none without xdist."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        once.FOLDER = tmp_path_factory.getbasetemp().parent

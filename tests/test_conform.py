@@ -22,6 +22,7 @@ from conformance.runner.harness import answer, resolve
 from conformance.runner.protocol import load_schema
 from conformance.suite.invariants import same_score
 from reference_bleu.profiles import resolve as profile_of_name
+from tests.once import once
 
 PERL = ["perl", "conformance/runner/examples/bleu.pl"]
 # A test that runs the whole runner on a target (_report) takes 8 to 25 s of CPU: each is marked
@@ -30,6 +31,13 @@ T = "tests.conform_targets:"
 
 
 def _report(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str, object]]:
+    """The exit code and JSON report of a run with ``args``, run once per test session (tests/once.py):
+    a run is a function of its arguments (test_same_seed_same_report runs one twice to check it)."""
+    code, report = once(repr(args), lambda: _run(capsys, *args))
+    return code, report
+
+
+def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str, object]]:
     # The runner's default per-call timeout: a healthy answer must never be cut short on a loaded
     # machine. Only targets that hang by design get a short one (their hang is the outcome).
     code = main(["--json", "-q", "-n", "15", *args])
@@ -476,8 +484,8 @@ def test_binary32_arithmetic_is_named_and_judged_at_its_precision(capsys: pytest
 
 @pytest.mark.slow
 def test_same_seed_same_report(capsys: pytest.CaptureFixture[str]) -> None:
-    first = _report(capsys, "-t", T + "nan", "--seed", "7")
-    second = _report(capsys, "-t", T + "nan", "--seed", "7")
+    first = _run(capsys, "-t", T + "nan", "--seed", "7")  # run twice, never shared (_report)
+    second = _run(capsys, "-t", T + "nan", "--seed", "7")
     assert first == second
     checks = first[1]["targets"][0]["checks"]  # type: ignore[index]
     rob = next(c for c in checks if c["id"] == "ROB-NAN")

@@ -305,7 +305,7 @@ def test_restarts_are_capped(capsys: pytest.CaptureFixture[str], tmp_path: Path)
     assert report["targets"][0]["not_asked"] > 0
 
 
-@pytest.mark.slow  # what follows the limit still costs the reference's own computations (minutes)
+@pytest.mark.slow  # a whole runner run
 def test_a_time_limit_ends_the_run_and_the_report_says_what_was_not_asked(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -42,10 +42,17 @@ def lines(path: Path) -> list[str]:
 
 @cache
 def sacrebleu_result(system: Path, ref: Path, tokenize: str, lowercase: str) -> tuple[tuple[int, ...], float]:
-    logging.getLogger("sacrebleu").setLevel(logging.ERROR)
-    metric = BLEU(tokenize=tokenize, lowercase=lowercase == "unicode", force=True)
-    score = metric.corpus_score(lines(system), [lines(ref)])
+    score = sacrebleu_metric(ref, tokenize, lowercase).corpus_score(lines(system), None)
     return (*score.counts, *score.totals, score.sys_len, score.ref_len), score.score / 100
+
+
+@cache
+def sacrebleu_metric(ref: Path, tokenize: str, lowercase: str) -> BLEU:
+    """sacrebleu's BLEU with the reference given once: sacrebleu tokenizes and counts it once for all
+    systems (its own cache, ``BLEU(references=...)``; 16 WMT17 systems under 13a: 8.2 s of CPU, 14.5 s
+    with the reference given to each ``corpus_score``)."""
+    logging.getLogger("sacrebleu").setLevel(logging.ERROR)
+    return BLEU(tokenize=tokenize, lowercase=lowercase == "unicode", force=True, references=[lines(ref)])
 
 
 def ours(system: Path, ref: Path, tokenize: str, lowercase: str) -> Statistics:

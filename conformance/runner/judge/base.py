@@ -76,6 +76,10 @@ class NothingToAskError(Exception):
     """A check met only questions at levels the target does not declare, as many as it has examples."""
 
 
+class NotAskedError(Exception):
+    """The run's --time-limit or --max-restarts is spent: nothing more is asked (spec CONF-ROBUST)."""
+
+
 class CheckFailureError(AssertionError):
     """A check failed on one input (hypothesis shrinks it)."""
 
@@ -157,12 +161,17 @@ class JudgeBase:
         if kind != "any" and ident not in REFERENCES_AS_GIVEN:  # only corpora it can express
             strategy = strategy.map(lambda example: expressible_example(kind, example))
         answered_before, skipped_before = self.target.answered, self.target.skipped
+        not_asked_before = self.target.not_asked
         undeclared = [0]  # questions at a level the target does not declare: never asked
 
         def test(example: Any) -> None:
             try:
                 body(example)
             except TargetSkippedError as skip:
+                if self.target.not_asked > not_asked_before and not failing:
+                    # Nothing more will be asked in this run: generating inputs only to not ask
+                    # them took minutes. (A failure found before is still shrunk as it was.)
+                    raise NotAskedError(str(skip)) from None
                 if skip.declared:
                     undeclared[0] += 1
                     if undeclared[0] >= self.examples and self.target.answered == answered_before:
@@ -202,6 +211,8 @@ class JudgeBase:
             check = Check(ident, title, "n/a", "stopped: the target skipped most questions", spec_ids)
         except NothingToAskError:
             check = Check(ident, title, "n/a", "the target declares no level this check asks at", spec_ids)
+        except NotAskedError as stop:
+            check = Check(ident, title, "n/a", str(stop), spec_ids)
         answered = self.target.answered - answered_before
         skipped = self.target.skipped - skipped_before
         return covered(replace(check, answered=answered, asked=answered + skipped))
