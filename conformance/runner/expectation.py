@@ -557,7 +557,8 @@ def registry_search(
             break
         moves.sort(key=lambda move: move[0])
         best, beam = moves[0][0], [trial for _, trial in moves[:SEARCH_BEAM]]
-    return [c for c in beam if best == 0 and consistent(c, corpora, answers)]
+    found = [c for c in beam if best == 0 and consistent(c, corpora, answers)]
+    return sorted(found, key=lambda c: c.name.startswith(FINGERPRINT_POINT))  # a named path first
 
 
 def domain_fit(start: Candidate, corpora: Sequence[Corpus], answers: Sequence[Answer]) -> Candidate:
@@ -1065,7 +1066,7 @@ def _placed(
         changed = [(a, v) for a, v in c.axes.items() if v != expected_axes[a]]
         unacceptable = sum(v not in acceptable.get(a, ()) for a, v in changed)
         return (
-            c.name == FINGERPRINT_POINT,
+            c.name.startswith(FINGERPRINT_POINT),  # the search may extend it: "... with ..."
             unacceptable,
             len(changed),
             c.name.startswith(f"{expected.name} with "),
