@@ -26,7 +26,7 @@ SMOOTHING_OF_UNDEFINED = ("coco", "add-one")
 Aggregation = Literal["micro", "macro"]
 Denominator = Literal["l_n", "max1-segment", "max1-total"]
 EarlyReturn = Literal["none", "no-unigram-match", "no-match", "any-zero"]
-BrevityPenaltyRule = Literal["paper", "coco"]
+BrevityPenaltyRule = Literal["paper", "coco", "plus-one"]
 Arithmetic = Literal["exact", "binary64", "binary32", "binary32-precisions"]
 Scale = Literal["unit", "percent"]
 #: EC-004: c = 0 or r = 0 in a scored unit takes BP's limit (the paper) or is an error (a tool
