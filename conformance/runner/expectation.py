@@ -34,6 +34,7 @@ from conformance.peers.targets import ReferenceTarget
 from conformance.runner.client import ProtocolTarget
 from conformance.runner.fingerprint import Fingerprint, settle, text_of
 from conformance.runner.fingerprint.base import MATCH_TOLERANCE, Answer, Corpus, Text, agrees, ask, seen
+from conformance.runner.fingerprint.brevity import BUG
 from conformance.runner.judge.base import Check
 from conformance.runner.references import expressible
 from conformance.suite.invariants import BY_ID, InvariantViolationError
@@ -119,6 +120,7 @@ ONE_AXIS_CHANGES: tuple[tuple[str, Any], ...] = (
     *(("empty_candidates", value) for value in ("keep", "drop", "error")),
     *(("empty_corpus", value) for value in ("error", "zero")),
     ("zero_length", "error"),
+    ("brevity_penalty", "plus-one"),
     *(
         ("smoothing", name)
         for name, method in SMOOTHING_METHODS.items()
@@ -744,7 +746,12 @@ def _score_verdict(
         matched, expected, unaccounted_by, corpora, answers, acceptable=expectation.acceptable(), label=label
     )
     if point is None:
-        open_checks = tuple(c.id for c in checks if c.status not in ("pass", "n/a"))
+        bugs = _named_bugs(fingerprint)
+        open_checks = tuple(bugs) + tuple(
+            c.id
+            for c in checks
+            if c.status not in ("pass", "n/a") and not any(b.startswith(f"{c.id} (") for b in bugs)
+        )
         verdict = replace(verdict, unaccounted=open_checks or ("no known point predicts its answers",))
         return replace(verdict, questions=questions), None
     others = tuple(dict.fromkeys(c.name for c in matched if c.axes != point.axes))
@@ -759,6 +766,16 @@ def _score_verdict(
             point_tool=_tool_of(point.name),
         ),
         point,
+    )
+
+
+def _named_bugs(fingerprint: Fingerprint) -> tuple[str, ...]:
+    """The fingerprint rows that found a known bug, first and by name: "FP-BP (BP lengths are not
+    token counts)" (CONF-VERDICT): the cause the other rows' failures follow from."""
+    return tuple(
+        f"{f.point.id} ({f.convention.name.split(': ')[0]})"
+        for f in fingerprint.findings
+        if f.convention is not None and BUG in f.convention.flags
     )
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from conformance.peers.divergences import REGISTRY
 from conformance.peers.models import Case, PeerTarget
 from conformance.runner.client import ANSWER_RESOLUTION, SCORE_TOLERANCE, ProtocolTarget, half_unit
-from conformance.runner.fingerprint import aggregation, domain, ref_length, scale, text, zero
+from conformance.runner.fingerprint import aggregation, brevity, domain, ref_length, scale, text, zero
 from conformance.runner.fingerprint.base import (
     BINARY32_TOLERANCE,
     PEERS,
@@ -49,6 +49,7 @@ from reference_bleu.errors import BleuError
 POINTS: tuple[Point, ...] = (
     scale.SCALE,
     text.TEXT,
+    brevity.BREVITY,
     scale.PRECISION,
     ref_length.REF_LENGTH,
     aggregation.AGGREGATION,
@@ -189,7 +190,7 @@ def fingerprint(target: ProtocolTarget) -> Fingerprint:
     findings = []
     target.count_errors = False
     text = target.capabilities.input == "text"
-    digits = target.digits
+    digits, source = target.digits, "declared"
     if digits is not None:  # FP-SCALE reads raw answers: half a unit of their last decimal
         ANSWER_RESOLUTION.set(half_unit(digits))
     for listed in POINTS:
@@ -205,14 +206,21 @@ def fingerprint(target: ProtocolTarget) -> Fingerprint:
             finding = replace(settle(point, early, config, _tolerance(flags)), answers=tuple(answers))
         else:
             finding = settle(point, answers, config, _tolerance(flags))
-        findings.append(finding)
         if finding.convention is not None:
             config.update(finding.convention.options)
             flags |= finding.convention.flags
             if point.id == "FP-SCALE":
                 target.scale = 100.0 if "percent" in finding.convention.flags else 1.0
-                if digits is not None:  # from here on answers are divided by the scale
-                    ANSWER_RESOLUTION.set(half_unit(digits) / target.scale)
+        if point.id == "FP-SCALE":  # then the rounding, from raw answers (declared digits win)
+            if digits is None:
+                digits, source = (
+                    scale.inferred_digits([ask(target, d.corpus, raw=True) for d in scale.ROUNDING]),
+                    "inferred",
+                )
+            if digits is not None:  # from here on answers are divided by the scale
+                ANSWER_RESOLUTION.set(half_unit(digits) / target.scale)
+                finding = scale.with_rounding(finding, digits, source)
+        findings.append(finding)
     findings = [_settled_precision(f, config, flags) if f.point.id == "FP-PRECISION" else f for f in findings]
     findings = [_settled_again(f, config, flags) for f in findings]
     target.count_errors = True

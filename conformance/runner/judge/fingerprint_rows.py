@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from conformance.runner.fingerprint.brevity import BUG
 from conformance.runner.judge.base import Check, JudgeBase
 
 
@@ -28,6 +29,10 @@ class FingerprintRows(JudgeBase):
                         point.ec,
                         finding.evidence(),
                     )
+                )
+            elif BUG in convention.flags:  # a known bug, named: not a convention (FP-BP's lengths)
+                self.checks.append(
+                    Check(point.id, point.question, "fail", convention.name, point.ec, finding.evidence())
                 )
             elif convention.divergence:
                 self.checks.append(
