@@ -34,13 +34,14 @@ def _fingerprinted(spec: str, input_kind: str = "tokens") -> tuple[Fingerprint, 
 
 def test_the_decimals_are_the_most_any_probe_answer_has() -> None:
     """A score printed as 71.65, 42.4 (71.60's trailing zero dropped) and 61.0 is rounded to 2
-    decimals; one printed in full (0.7165313105737893, 16 decimals) is not rounded; errors and 0
-    say nothing."""
+    decimals; one printed in full (0.7165313105737893, 16 decimals) is not rounded; errors, a
+    single number and a constant answer (three different scores asked) say nothing."""
     assert inferred_digits([71.65, 42.4, 61.0]) == 2
-    assert inferred_digits([0.7165, 0.4244, 0.6065]) == 4
+    assert inferred_digits([0.7165, 0.4244, "error"]) == 4
     assert inferred_digits([72.0, 42.0, 61.0]) == 0
     assert inferred_digits([0.7165313105737893, 0.42, 0.6]) is None
-    assert inferred_digits(["error", "skipped", 0.0]) is None
+    assert inferred_digits(["error", "skipped", 0.5]) is None
+    assert inferred_digits([1.5, 1.5, 1.5]) is None
 
 
 def test_a_percent_target_rounded_to_two_decimals_is_read_without_digits() -> None:

@@ -51,18 +51,19 @@ MAX_INFERRED_DIGITS = 10
 def inferred_digits(answers: Sequence[Answer]) -> int | None:
     """CONF-FINGERPRINT. The decimals the target rounds to, from its raw answers to :data:`ROUNDING`:
     the most decimals any of them has, when none has more than :data:`MAX_INFERRED_DIGITS`;
-    None when it answered none with a non-zero number, or prints in full.
+    None when it prints in full, or when fewer than two answers are numbers, or two are the same
+    (the three scores differ under every convention: a constant answer shows no rounding).
 
     A trailing zero hides a decimal (71.60 is 71.6), so the most over three answers is taken; an
     answer one decimal short only widens the tolerance by a factor of 10, and is never a fault.
 
     >>> inferred_digits([71.65, 42.4, 61.0]), inferred_digits([0.7165313105737893, 0.42, 0.1])
     (2, None)
-    >>> inferred_digits(["error", 0.0]) is None
-    True
+    >>> inferred_digits(["error", 0.5]), inferred_digits([0.5, 0.5, 0.5])
+    (None, None)
     """
-    numbers = [a for a in answers if isinstance(a, float) and a != 0.0]
-    if not numbers:
+    numbers = [a for a in answers if isinstance(a, float)]
+    if len(numbers) < 2 or len(set(numbers)) < len(numbers):
         return None
     most = max(decimals(a) for a in numbers)
     return most if most <= MAX_INFERRED_DIGITS else None
