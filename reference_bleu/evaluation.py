@@ -108,6 +108,14 @@ def coco_brevity_penalty(c: int, r: Length) -> Decimal:
     return exp(1 - 1 / ratio) if ratio < 1 else Decimal(1)
 
 
+#: Each rule's BP for c < r as reports write it (EC-017).
+BP_FORMULAS = {
+    "paper": "exp(1 - r/c)",
+    "coco": "exp(1 - (r + 1e-9)/(c + 1e-15))",
+    "plus-one": "exp(1 - (r+1)/(c+1))",
+}
+
+
 def log_plus_one_brevity_penalty(c: int, r: Length) -> Fraction:
     """EC-017. log BP = min(0, 1 - (r + 1)/(c + 1)), exact: the code-summarisation scripts' BP.
 

@@ -29,7 +29,7 @@ from conformance.runner.fingerprint.base import (
 )
 from reference_bleu import corpus_bleu
 from reference_bleu.errors import BleuError
-from reference_bleu.evaluation import conventional_bp
+from reference_bleu.evaluation import BP_FORMULAS, conventional_bp
 from reference_bleu.options import BrevityPenaltyRule, make_options
 from reference_bleu.statistics import Statistics
 
@@ -40,12 +40,6 @@ _BP = (
     Diagnostic("BP alone, c=5 < r=13 tokens (14 < 41 characters)", ([alphabet(5)], [[alphabet(13)]])),
 )
 
-#: How the report names each rule (spec EC-017).
-_FORMULA = {
-    "paper": "exp(1 - r/c) for c < r",
-    "coco": "pycocoevalcap's ratio (c + 1e-15) / (r + 1e-9)",
-    "plus-one": "exp(1 - (r+1)/(c+1)) for c < r",
-}
 #: The flag of a behaviour that is a bug, not a convention: its row fails, naming it (CONF-JUDGE).
 BUG = "bug"
 
@@ -81,9 +75,9 @@ def _on_characters(rule: str) -> Convention:
             return "error"
         return result.score / result.brevity_penalty * float(bp)
 
-    formula = _FORMULA.get(rule, rule)
+    formula = BP_FORMULAS.get(rule, rule)
     return Convention(
-        f"BP lengths are not token counts: c and r fit the lines' characters ({rule}: {formula})",
+        f"BP lengths are not token counts: c and r fit the lines' characters ({rule}: {formula} for c < r)",
         predict,
         spec="EC-017",
         flags=frozenset({BUG}),
@@ -94,7 +88,7 @@ def _on_characters(rule: str) -> Convention:
 def _on_tokens(rule: str) -> Convention:
     options = {} if rule == "paper" else {"brevity_penalty": rule}
     return Convention(
-        f"{rule}: {_FORMULA.get(rule, rule)}",
+        f"{rule}: {BP_FORMULAS.get(rule, rule)} for c < r",
         lambda config, corpus: reference_prediction(config, corpus, **options),
         options,
         spec="EC-017",
