@@ -200,6 +200,8 @@ class ProtocolTarget:
     #: Seconds for the whole run of this target, from its first question; then nothing is asked.
     time_limit: float = TIME_LIMIT
     restarts: int = 0
+    #: The last score as the target gave it, before the scale (FP-SCALE's rounding reads its decimals).
+    last_raw: float | None = None
     #: Questions not asked once the time limit was spent (the report says so).
     not_asked: int = 0
     _started: float | None = None
@@ -388,6 +390,7 @@ class ProtocolTarget:
             raise self._fault(
                 "protocol", f"score {value!r} has more decimals than the {self.digits} declared (digits)"
             )
+        self.last_raw = value
         score = value if raw_score else unscale(value, self.scale)
         if not raw_score and not (score >= 0.0 and (score <= 1.0 + 1e-9 or not self.bounded)):
             raise self._fault("out-of-range", f"score {quote(str(raw))} is outside [0, {self.scale:g}]")

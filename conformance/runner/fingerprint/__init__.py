@@ -20,6 +20,7 @@ module orders them, settles each, and adds the findings up to a :class:`Fingerpr
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -61,6 +62,15 @@ POINTS: tuple[Point, ...] = (
     domain.EMPTY_CORPUS,
 )
 BY_ID = {p.id: p for p in POINTS}
+#: Asked right after FP-SCALE for the rounding (when the target declares no digits): scores that
+#: are BP alone, irrational under every convention, printed in full with 12 or more decimals. They
+#: are FP-BP's and FP-PRECISION's own first diagnostics, so their answers are kept and are those
+#: points' evidence (never asked twice, never lost).
+ROUNDING_PROBES = (*brevity.BREVITY.diagnostics, *scale.PRECISION.diagnostics[:2])
+
+
+def _key(corpus: Corpus) -> str:
+    return json.dumps(corpus)
 
 
 def settle(point: Point, answers: Sequence[Answer], config: Config, tolerance: float = 0.0) -> Finding:
@@ -191,13 +201,19 @@ def fingerprint(target: ProtocolTarget) -> Fingerprint:
     target.count_errors = False
     text = target.capabilities.input == "text"
     digits, source = target.digits, "declared"
+    kept: dict[str, Answer] = {}  # the rounding probes' answers, until their points ask them
     if digits is not None:  # FP-SCALE reads raw answers: half a unit of their last decimal
         ANSWER_RESOLUTION.set(half_unit(digits))
     for listed in POINTS:
         if listed.id == "FP-TEXT" and not text:
             continue  # token targets get tokens: tokenization and case are the caller's
         point = as_seen(listed, text_of(flags))  # its diagnostics as the target sees them
-        answers = [ask(target, d.corpus, raw=point.id == "FP-SCALE") for d in point.diagnostics]
+        answers = [
+            kept.pop(_key(d.corpus))
+            if _key(d.corpus) in kept
+            else ask(target, d.corpus, raw=point.id == "FP-SCALE")
+            for d in point.diagnostics
+        ]
         if point.id == "FP-PRECISION":  # the precisions probe waits for FP-ZERO (_settled_precision)
             early = [
                 SKIPPED if d.name == scale.PRECISIONS_PROBE else a
@@ -213,10 +229,15 @@ def fingerprint(target: ProtocolTarget) -> Fingerprint:
                 target.scale = 100.0 if "percent" in finding.convention.flags else 1.0
         if point.id == "FP-SCALE":  # then the rounding, from raw answers (declared digits win)
             if digits is None:
-                digits, source = (
-                    scale.inferred_digits([ask(target, d.corpus, raw=True) for d in scale.ROUNDING]),
-                    "inferred",
-                )
+                raw: list[Answer] = []
+                for probe in ROUNDING_PROBES:
+                    kept[_key(probe.corpus)] = answer = ask(target, probe.corpus)
+                    raw.append(
+                        target.last_raw
+                        if isinstance(answer, float) and target.last_raw is not None
+                        else answer
+                    )
+                digits, source = scale.inferred_digits(raw), "inferred"
             if digits is not None:  # from here on answers are divided by the scale
                 ANSWER_RESOLUTION.set(half_unit(digits) / target.scale)
                 finding = scale.with_rounding(finding, digits, source)

@@ -33,15 +33,6 @@ _SCALE = (
     ),
 )
 
-#: Scores that are irrational under every convention (BP alone, every p_n = 1: exp of a non-zero
-#: rational, under any BP rule, on token or character lengths), asked on the target's raw scale
-#: right after FP-SCALE: printed in full they carry 15 or more significant digits, rounded to k
-#: decimals at most k (spec CONF-FINGERPRINT, rounding).
-ROUNDING = (
-    Diagnostic("BP alone, c=6 < r=8", ([alphabet(6)], [[alphabet(8)]])),
-    Diagnostic("BP alone, c=7 < r=13", ([alphabet(7)], [[alphabet(13)]])),
-    Diagnostic("BP alone, c=5 < r=11", ([alphabet(5)], [[alphabet(11)]])),
-)
 #: The most decimals read as a rounding: a binary64 score of [0, 100] printed in full has 12 or
 #: more (0.7165313105737893, 71.65313105737893); a float32 one printed shortest (0.71653134) is
 #: read as rounded to its 8 decimals, which is what it is on the wire.
@@ -49,7 +40,9 @@ MAX_INFERRED_DIGITS = 10
 
 
 def inferred_digits(answers: Sequence[Answer]) -> int | None:
-    """CONF-FINGERPRINT. The decimals the target rounds to, from its raw answers to :data:`ROUNDING`:
+    """CONF-FINGERPRINT. The decimals the target rounds to, from its raw answers to scores that are
+    irrational under every convention (the fingerprint's ``ROUNDING_PROBES``: BP alone, every
+    p_n = 1, exp of a non-zero rational under any BP rule, on token or character lengths):
     the most decimals any of them has, when none has more than :data:`MAX_INFERRED_DIGITS`;
     None when it prints in full, or when fewer than two answers are numbers, or two are the same
     (the three scores differ under every convention: a constant answer shows no rounding).
