@@ -109,8 +109,7 @@ def explain(candidate: Sentence, references: Sequence[Sentence], options: BleuOp
         [
             f"c = {result.hyp_len}; reference lengths {lengths}; "
             f"r = {result.ref_len} (rule: {options.ref_length})",
-            f"BP = {formula} "
-            f"= {result.brevity_penalty_decimal:.20}",
+            f"BP = {formula} = {result.brevity_penalty_decimal:.20}",
             "w_n = " + ", ".join(str(w) for w in result.effective_weights),
         ]
     )
