@@ -19,7 +19,7 @@ convention space of chapter 13 (CONV), in this order:
    (``zero_precision="limit"``); the order dropped without renormalising (``"skip"``); a
    sentinel precision (``"sentinel"``, nltk's ``sys.float_info.min``); or a constant in place
    of log 0 (``"log-constant"``, multi-bleu.perl's and sacrebleu's -9999999999).
-4. BLEU-SCORE on what remains, with the paper's BP or pycocoevalcap's (EC-017). An order whose
+4. BLEU-SCORE on what remains, with the paper's BP, pycocoevalcap's or the +1 rule (EC-017). An order whose
    weight is 0 never matters (EC-007); when no weighted order remains, the score is 0.
 5. In the arithmetic of the point (EC-013): exact, or the canonical binary64 or binary32
    evaluation of :mod:`reference_bleu.floating`.
@@ -109,6 +109,29 @@ def coco_brevity_penalty(c: int, r: Length) -> Decimal:
     return exp(1 - 1 / ratio) if ratio < 1 else Decimal(1)
 
 
+#: Each rule's BP for c < r as reports write it (EC-017).
+BP_FORMULAS = {
+    "paper": "exp(1 - r/c)",
+    "coco": "exp(1 - (r + 1e-9)/(c + 1e-15))",
+    "plus-one": "exp(1 - (r+1)/(c+1))",
+}
+
+
+def log_plus_one_brevity_penalty(c: int, r: Length) -> Fraction:
+    """EC-017. log BP = min(0, 1 - (r + 1)/(c + 1)), exact: the code-summarisation scripts' BP.
+
+    CodeBERT's ``code2nl/bleu.py`` (:141, from Moses' ``bleu.py``) adds 1 to both lengths, so
+    a candidate shorter than its reference is penalised less than by the paper's exp(1 - r/c),
+    and c = 0 gives exp(-r), never 0. At c >= r it is 0 (BP = 1), as the paper's.
+
+    >>> log_plus_one_brevity_penalty(4, 6)
+    Fraction(-2, 5)
+    >>> log_plus_one_brevity_penalty(0, 3), log_plus_one_brevity_penalty(5, 3)
+    (Fraction(-3, 1), Fraction(0, 1))
+    """
+    return min(Fraction(0), 1 - (Fraction(r) + 1) / (c + 1))
+
+
 def evaluate(stats: Statistics, last: LastSegment | None = None, *, options: BleuOptions) -> Evaluation:
     """BLEU-EVAL. BLEU of ``stats`` under ``options``, in the current decimal context.
 
@@ -179,9 +202,11 @@ def settle(stats: Statistics, last: LastSegment | None = None, *, options: BleuO
 
 
 def conventional_bp(stats: Statistics, options: BleuOptions) -> Decimal:
-    """BP under the point's rule (EC-017): the paper's BLEU-BP, or pycocoevalcap's."""
+    """BP under the point's rule (EC-017): the paper's BLEU-BP, pycocoevalcap's, or the +1 rule."""
     if options.brevity_penalty == "coco":
         return coco_brevity_penalty(stats.hyp_len, stats.ref_len)
+    if options.brevity_penalty == "plus-one":
+        return exp(log_plus_one_brevity_penalty(stats.hyp_len, stats.ref_len))
     return brevity_penalty(stats.hyp_len, stats.ref_len)
 
 

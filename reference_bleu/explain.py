@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from reference_bleu.api import BleuResult, corpus_bleu_with, scored_units
 from reference_bleu.counting import Sentence, count, count_clip, max_ref_count
-from reference_bleu.evaluation import Evaluation, early_return, evaluate
+from reference_bleu.evaluation import BP_FORMULAS, Evaluation, early_return, evaluate
 from reference_bleu.exact import WORKING_DIGITS
 from reference_bleu.options import BleuOptions
 from reference_bleu.statistics import segment_statistics
@@ -104,12 +104,12 @@ def explain(candidate: Sentence, references: Sequence[Sentence], options: BleuOp
         view = _points_view(n, (clipped, total), result, evaluation)
         out.extend([view, ""] if view else [""])
     lengths = ", ".join(str(len(r)) for r in references)
+    formula = "1 (c >= r)" if result.brevity_penalty_decimal == 1 else BP_FORMULAS[options.brevity_penalty]
     out.extend(
         [
             f"c = {result.hyp_len}; reference lengths {lengths}; "
             f"r = {result.ref_len} (rule: {options.ref_length})",
-            f"BP = {'1 (c >= r)' if result.hyp_len >= result.ref_len else 'exp(1 - r/c)'} "
-            f"= {result.brevity_penalty_decimal:.20}",
+            f"BP = {formula} = {result.brevity_penalty_decimal:.20}",
             "w_n = " + ", ".join(str(w) for w in result.effective_weights),
         ]
     )

@@ -12,7 +12,7 @@ intermediate rounded to the format:
 2. ``t_n = round(round(w_n) · round(log p_n))``, summed: in binary64 the correctly rounded
    sum (``math.fsum``, as nltk and ignite sum); in binary32 left to right, rounding each sum;
 3. ``g = round(exp(s))``; ``BP = round(exp(round(1 - round(r / c))))`` when c < r (1 when
-   c >= r, 0 when c = 0), or pycocoevalcap's ratio rule (EC-017) in the format;
+   c >= r, 0 when c = 0), or pycocoevalcap's ratio rule or the +1 rule (EC-017) in the format;
 4. ``score = round(BP · g)``; a macro average sums the segment scores left to right and
    divides once.
 
@@ -114,6 +114,8 @@ def _float_bp(c: int, r: Length, bp_rule: str, rnd: Callable[[float], float]) ->
     if bp_rule == "coco":
         ratio = rnd(rnd(c + float(COCO_TINY)) / rnd(float(r) + float(COCO_SMALL)))
         return rnd(math.exp(rnd(1 - rnd(1 / ratio)))) if ratio < 1 else 1.0
+    if bp_rule == "plus-one":
+        return rnd(math.exp(rnd(1 - rnd(rnd(float(r) + 1) / (c + 1))))) if c < r else 1.0
     if c >= r:
         return 1.0
     if c == 0:

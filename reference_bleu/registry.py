@@ -47,7 +47,7 @@ UndefinedPrecision = Literal["zero", "skip", "error", "one", "smoothed", "reweig
 Aggregation = Literal["micro", "macro"]
 Denominator = Literal["l_n", "max1-segment", "max1-total"]
 EarlyReturn = Literal["none", "no-unigram-match", "no-match", "any-zero"]
-BrevityPenaltyRule = Literal["paper", "coco"]
+BrevityPenaltyRule = Literal["paper", "coco", "plus-one"]
 Arithmetic = Literal["exact", "binary64", "binary32", "binary32-precisions"]
 Scale = Literal["unit", "percent"]
 ZeroLength = Literal["limit", "error", "error-c"]
@@ -413,6 +413,7 @@ FIELDS: tuple[Field, ...] = (
             {
                 "paper": "exp(1 - r/c) for c < r, else 1 (the paper)",
                 "coco": "pycocoevalcap's: exp(1 - r/c) with a tiny c, also applied when c > r",
+                "plus-one": "exp(1 - (r+1)/(c+1)) for c < r (code-summarisation scripts, CodeBERT's bleu.py)",
             },
         ),
         "reference_bleu.evaluation.coco_brevity_penalty",

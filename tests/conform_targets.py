@@ -299,3 +299,39 @@ def naive_bp_bleu(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequenc
     c, r = stats["hyp_len"], stats["ref_len"]
     bp = 1.0 if c > r else math.exp(1 - r / c)
     return bp * _score({**stats, "hyp_len": 1, "ref_len": 1})
+
+
+def _with_bp(stats: dict[str, Any], log_bp: float) -> float:
+    """The paper's combination of ``stats``'s precisions, with ``log_bp`` for log BP."""
+    if not all(stats["matches"]):
+        return 0.0
+    log = sum(0.25 * math.log(m / t) for m, t in zip(stats["matches"], stats["totals"], strict=True))
+    return math.exp(log_bp + log)
+
+
+def plus_one_bp_bleu(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]) -> float:
+    """The paper's corpus BLEU with the brevity penalty of code-summarisation scripts: log BP =
+    min(0, 1 - (r + 1) / (c + 1)), one added to both total lengths (spec EC-017)."""
+    stats = _statistics(hyps, refs)
+    c, r = stats["hyp_len"], stats["ref_len"]
+    return _with_bp(stats, min(0.0, 1 - (r + 1) / (c + 1)))
+
+
+def plus_one_bp_percent_bleu(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]) -> float:
+    """The same on a 0-100 scale, as those scripts print it."""
+    return 100 * plus_one_bp_bleu(hyps, refs)
+
+
+def rounded_unit_bleu(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]) -> float:
+    """The paper's BLEU on [0, 1], printed to 4 decimals as mteval prints it (0.4567)."""
+    return round(independent_bleu(hyps, refs), 4)
+
+
+def character_length_bp_bleu(hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> float:
+    """Text input (``--input text``): n-grams counted on the lines split at spaces, but c and r taken
+    as the lines' lengths in characters, as when strings reach a BP written for token lists
+    (each segment's reference the closest in characters, ties to the shorter)."""
+    stats = _statistics([h.split() for h in hyps], [[x.split() for x in rs] for rs in refs])
+    c = sum(len(h) for h in hyps)
+    r = sum(min((abs(len(x) - len(h)), len(x)) for x in rs)[1] for h, rs in zip(hyps, refs, strict=True))
+    return _with_bp(stats, 0.0 if c >= r or c == 0 else 1 - r / c)

@@ -135,8 +135,11 @@ ANSWER_QUANTUM: ContextVar[Decimal | None] = ContextVar("answer_quantum", defaul
 
 def declare_rounding(digits: int | None, scale: float) -> None:
     """The target's answers are rounded to ``digits`` decimals on a scale of ``scale`` (1, or 100 once
-    FP-SCALE found percent): set the half-unit window and the quantum of every later comparison."""
+    FP-SCALE found percent): set the half-unit window and the quantum of every later comparison;
+    ``None``: no rounding declared, so neither (a run never inherits another's)."""
     if digits is None:
+        ANSWER_RESOLUTION.set(0.0)
+        ANSWER_QUANTUM.set(None)
         return
     ANSWER_RESOLUTION.set(half_unit(digits) / scale)
     ANSWER_QUANTUM.set(Decimal(10) ** -digits / Decimal(repr(scale)))
@@ -247,6 +250,8 @@ class ProtocolTarget:
     #: Seconds for the whole run of this target, from its first question; then nothing is asked.
     time_limit: float = TIME_LIMIT
     restarts: int = 0
+    #: The last score as the target gave it, before the scale (FP-SCALE's rounding reads its decimals).
+    last_raw: float | None = None
     #: Questions not asked once the time limit was spent (the report says so).
     not_asked: int = 0
     _started: float | None = None
@@ -437,6 +442,7 @@ class ProtocolTarget:
             raise self._fault(
                 "protocol", f"score {value!r} has more decimals than the {self.digits} declared (digits)"
             )
+        self.last_raw = value
         score = value if raw_score else unscale(value, self.scale)
         if not raw_score and not (score >= 0.0 and (score <= 1.0 + 1e-9 or not self.bounded)):
             raise self._fault("out-of-range", f"score {quote(str(raw))} is outside [0, {self.scale:g}]")

@@ -535,8 +535,8 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         metavar="K",
         help="the decimals the target's scores are rounded to on its scale, e.g. 2 for 28.30: answers "
-        "are then compared to within one unit of the last decimal (protocol version 2 lets a "
-        "target declare it)",
+        "are then compared to within half a unit of the last decimal (protocol version 2 lets a "
+        "target declare it; otherwise they are inferred from its answers)",
     )
     parser.add_argument(
         "--expect",

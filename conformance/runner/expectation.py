@@ -49,6 +49,7 @@ from conformance.runner.fingerprint.base import (
     reply_of,
     seen,
 )
+from conformance.runner.fingerprint.brevity import BUG
 from conformance.runner.judge.base import MIN_ANSWERED_SHARE, Check
 from conformance.runner.references import expressible
 from conformance.suite.invariants import BY_ID, InvariantViolationError, same_statistics, statistics_of
@@ -1006,7 +1007,12 @@ def _score_verdict(
         matched, expected, unaccounted_by, corpora, answers, acceptable=expectation.acceptable(), label=label
     )
     if point is None:
-        open_checks = tuple(c.id for c in checks if c.status not in ("pass", "n/a"))
+        bugs = _named_bugs(fingerprint)
+        open_checks = tuple(bugs) + tuple(
+            c.id
+            for c in checks
+            if c.status not in ("pass", "n/a") and not any(b.startswith(f"{c.id} (") for b in bugs)
+        )
         if matched and all(statistics_differ(c) for c in matched):
             open_checks += (STATISTICS_UNACCOUNTED,)
         verdict = replace(verdict, unaccounted=open_checks or ("no known point predicts its answers",))
@@ -1029,6 +1035,16 @@ def _score_verdict(
             unobservable=hidden,
         ),
         point,
+    )
+
+
+def _named_bugs(fingerprint: Fingerprint) -> tuple[str, ...]:
+    """The fingerprint rows that found a known bug, first and by name: "FP-BP (BP lengths are not
+    token counts)" (CONF-VERDICT): the cause the other rows' failures follow from."""
+    return tuple(
+        f"{f.point.id} ({f.convention.name.split(': ')[0]})"
+        for f in fingerprint.findings
+        if f.convention is not None and BUG in f.convention.flags
     )
 
 

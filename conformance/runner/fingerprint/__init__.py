@@ -20,13 +20,20 @@ module orders them, settles each, and adds the findings up to a :class:`Fingerpr
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from conformance.peers.divergences import REGISTRY
 from conformance.peers.models import Case, PeerTarget
-from conformance.runner.client import SCORE_TOLERANCE, ProtocolTarget, declare_rounding
-from conformance.runner.fingerprint import aggregation, domain, ref_length, scale, text, zero
+from conformance.runner.client import (
+    ANSWER_RESOLUTION,
+    SCORE_TOLERANCE,
+    ProtocolTarget,
+    declare_rounding,
+    half_unit,
+)
+from conformance.runner.fingerprint import aggregation, brevity, domain, ref_length, scale, text, zero
 from conformance.runner.fingerprint.base import (
     BINARY32_TOLERANCE,
     PEERS,
@@ -51,6 +58,7 @@ POINTS: tuple[Point, ...] = (
     scale.SCALE,
     text.TEXT,
     text.CASE,
+    brevity.BREVITY,
     scale.PRECISION,
     ref_length.REF_LENGTH,
     aggregation.AGGREGATION,
@@ -62,6 +70,15 @@ POINTS: tuple[Point, ...] = (
     domain.EMPTY_CORPUS,
 )
 BY_ID = {p.id: p for p in POINTS}
+#: Asked right after FP-SCALE for the rounding (when the target declares no digits): scores that
+#: are BP alone, irrational under every convention, printed in full with 12 or more decimals. They
+#: are FP-BP's and FP-PRECISION's own first diagnostics, so their answers are kept and are those
+#: points' evidence (never asked twice, never lost).
+ROUNDING_PROBES = (*brevity.BREVITY.diagnostics, *scale.PRECISION.diagnostics[:2])
+
+
+def _key(corpus: Corpus) -> str:
+    return json.dumps(corpus)
 
 
 def settle(point: Point, answers: Sequence[Answer], config: Config, tolerance: float = 0.0) -> Finding:
@@ -214,20 +231,48 @@ def _settled_again(finding: Finding, config: Config, flags: set[str]) -> Finding
     return _adopted(finding, settle(finding.point, finding.answers, config, _tolerance(flags)), config, flags)
 
 
+def _rounding(
+    target: ProtocolTarget, finding: Finding, kept: dict[str, Answer]
+) -> tuple[Finding, int | None]:
+    """CONF-FINGERPRINT, rounding: the decimals the target rounds to, right after FP-SCALE. Declared
+    digits win: from here on answers are divided by the scale and rounded as declared (CONF-PROTOCOL).
+    Else they are inferred from the raw answers to the rounding probes (kept in ``kept`` for the
+    points whose diagnostics they are): half a unit's window then, never the rounding's fault."""
+    digits, source = target.digits, "declared"
+    if digits is None:
+        raw: list[Answer] = []
+        for probe in ROUNDING_PROBES:
+            kept[_key(probe.corpus)] = answer = ask(target, probe.corpus)
+            raw.append(
+                target.last_raw if isinstance(answer, float) and target.last_raw is not None else answer
+            )
+        digits, source = scale.inferred_digits(raw), "inferred"
+        if digits is not None:
+            ANSWER_RESOLUTION.set(half_unit(digits) / target.scale)
+    else:
+        declare_rounding(digits, target.scale)
+    return (finding if digits is None else scale.with_rounding(finding, digits, source)), digits
+
+
 def fingerprint(target: ProtocolTarget) -> Fingerprint:
     """Ask every point's diagnostics in order, each under the conventions found before (CONF-FINGERPRINT)."""
     config: Config = {}
     flags: set[str] = set()
     findings = []
     target.count_errors = False
-    digits = target.digits
-    declare_rounding(digits, 1.0)  # FP-SCALE reads raw answers: half a unit of their last decimal
+    kept: dict[str, Answer] = {}  # the rounding probes' answers, until their points ask them
+    declare_rounding(target.digits, 1.0)  # FP-SCALE reads raw answers: half a unit of their last decimal
     for listed in POINTS:
         if listed.input and listed.input != target.capabilities.input:
             continue  # FP-TEXT for text targets, FP-CASE for token targets
         point = as_seen(listed, text_of(flags))  # its diagnostics as the target sees them
         skipped = target.skipped  # undeclared ``skipped`` answers so far
-        answers = [ask(target, d.corpus, raw=point.id == "FP-SCALE") for d in point.diagnostics]
+        answers = [
+            kept.pop(_key(d.corpus))
+            if _key(d.corpus) in kept
+            else ask(target, d.corpus, raw=point.id == "FP-SCALE")
+            for d in point.diagnostics
+        ]
         if point.id == "FP-PRECISION":  # the precisions probe waits for FP-ZERO (_settled_precision)
             early = [
                 SKIPPED if d.name == scale.PRECISIONS_PROBE else a
@@ -237,13 +282,14 @@ def fingerprint(target: ProtocolTarget) -> Fingerprint:
         else:
             finding = settle(point, answers, config, _tolerance(flags))
         finding = replace(finding, declined=target.skipped - skipped)
-        findings.append(finding)
         if finding.convention is not None:
             config.update(finding.convention.options)
             flags |= finding.convention.flags
             if point.id == "FP-SCALE":
                 target.scale = 100.0 if "percent" in finding.convention.flags else 1.0
-                declare_rounding(digits, target.scale)  # from here on answers are divided by the scale
+        if point.id == "FP-SCALE":  # then the rounding, from raw answers (declared digits win)
+            finding = _rounding(target, finding, kept)[0]
+        findings.append(finding)
     findings = [_settled_precision(f, config, flags) if f.point.id == "FP-PRECISION" else f for f in findings]
     findings = [_settled_again(f, config, flags) for f in findings]
     target.count_errors = True

@@ -1,26 +1,76 @@
-"""FP-SCALE and FP-PRECISION: the scale of the score (unit or percent) and the precision of its
-arithmetic (binary64, binary32 precisions, or binary32), read from scores that are BP alone and
-from one whose precisions are not binary32 numbers (spec EC-013)."""
+"""FP-SCALE and FP-PRECISION: the scale of the score (unit or percent), the decimals it is rounded
+to, and the precision of its arithmetic (binary64, binary32 precisions, or binary32), read from
+perfect matches, from scores that are BP alone and from one whose precisions are not binary32
+numbers (spec EC-013, CONF-FINGERPRINT)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
+
+from conformance.runner.client import decimals
 from conformance.runner.fingerprint.base import (
     BINARY32_TOLERANCE,
     Answer,
     Config,
     Convention,
     Diagnostic,
+    Finding,
     Point,
     alphabet,
     reference_prediction,
     words,
 )
 
-#: A perfect match, and one with all precisions 1 and BP = exp(1 - 8/6).
+#: Answers that no brevity penalty, smoothing, zero rule, early return, aggregation or length
+#: rule can change: each hypothesis identical to its reference and long enough for every order
+#: (N = 4), in one segment and in two. BLEU is 1 there, so the answer is 1 or 100 (a BP on
+#: characters, c = r, still gives 1; pycocoevalcap's constants move it by 1e-9).
 _SCALE = (
     Diagnostic("perfect match", ([alphabet(6)], [[alphabet(6)]])),
-    Diagnostic("all p_n = 1, c=6 < r=8", ([alphabet(6)], [[alphabet(8)]])),
+    Diagnostic(
+        "perfect match, two segments", ([alphabet(5), alphabet(7, 5)], [[alphabet(5)], [alphabet(7, 5)]])
+    ),
 )
+
+#: The most decimals read as a rounding: a binary64 score of [0, 100] printed in full has 12 or
+#: more (0.7165313105737893, 71.65313105737893); a float32 one printed shortest (0.71653134) is
+#: read as rounded to its 8 decimals, which is what it is on the wire.
+MAX_INFERRED_DIGITS = 10
+
+
+def inferred_digits(answers: Sequence[Answer]) -> int | None:
+    """CONF-FINGERPRINT. The decimals the target rounds to, from its raw answers to scores that are
+    irrational under every convention (the fingerprint's ``ROUNDING_PROBES``: BP alone, every
+    p_n = 1, exp of a non-zero rational under any BP rule, on token or character lengths):
+    the most decimals any of them has, when none has more than :data:`MAX_INFERRED_DIGITS`;
+    None when it prints in full, or when fewer than two answers are numbers, or two are the same
+    (the three scores differ under every convention: a constant answer shows no rounding).
+
+    A trailing zero hides a decimal (71.60 is 71.6), so the most over three answers is taken; an
+    answer one decimal short only widens the tolerance by a factor of 10, and is never a fault.
+
+    >>> inferred_digits([71.65, 42.4, 61.0]), inferred_digits([0.7165313105737893, 0.42, 0.1])
+    (2, None)
+    >>> inferred_digits(["error", 0.5]), inferred_digits([0.5, 0.5, 0.5])
+    (None, None)
+    """
+    numbers = [a for a in answers if isinstance(a, float)]
+    if len(numbers) < 2 or len(set(numbers)) < len(numbers):
+        return None
+    most = max(decimals(a) for a in numbers)
+    return most if most <= MAX_INFERRED_DIGITS else None
+
+
+def with_rounding(finding: Finding, digits: int, source: str) -> Finding:
+    """FP-SCALE's finding with the rounding named in its convention: "percent, rounded to 2 decimals
+    (inferred): 100 x BLEU" (``source``: "declared" or "inferred"), which the report shows."""
+    convention = finding.convention
+    if convention is None:
+        return finding
+    head, _, tail = convention.name.partition(": ")
+    named = replace(convention, name=f"{head}, rounded to {digits} decimals ({source}): {tail}")
+    return replace(finding, matched=(named, *finding.matched[1:]))
 
 
 def _scale(config: Config) -> tuple[Convention, ...]:

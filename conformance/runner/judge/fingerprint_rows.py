@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from conformance.runner.fingerprint import unobservable
 from conformance.runner.fingerprint.base import SKIPPED, Finding
+from conformance.runner.fingerprint.brevity import BUG
 from conformance.runner.judge.base import Check, JudgeBase, covered
 
 
@@ -46,6 +47,8 @@ class FingerprintRows(JudgeBase):
             return Check(
                 point.id, point.question, "fail", "matches no known convention", point.ec, finding.evidence()
             )
+        if BUG in convention.flags:  # a known bug, named: not a convention (FP-BP's lengths)
+            return Check(point.id, point.question, "fail", convention.name, point.ec, finding.evidence())
         if convention.divergence:
             return Check(
                 point.id,
