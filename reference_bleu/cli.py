@@ -121,7 +121,7 @@ def _field_argument(group: Any, field: Field) -> None:
             action="store_const",
             const=value,
             default=None,
-            help=f"{field.name} {value} ({field.spec_id})",
+            help=f"the same as {field.cli_flags[0]} {value}: {field.values[value]} ({field.spec_id})",
         )
 
 

@@ -229,10 +229,14 @@ def test_mecab_tokens_equal_sacrebleus(tokenize: str, lowercase: str) -> None:
 def test_a_missing_mecab_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
     from reference_bleu import tokenizers  # noqa: PLC0415
 
+    # the tagger and the line tokenizer are cached per process: a test that tokenized Japanese
+    # before (with the mecab extra installed) left both built
     tokenizers._mecab_tagger.cache_clear()
+    tokenizers.line_tokenizer.cache_clear()
     monkeypatch.setitem(
         tokenizers.MECAB, "ja-mecab", tokenizers.MecabSetup("no_such_module", "ipadic", 1, "Japanese")
     )
     with pytest.raises(BleuError, match=r"reference-bleu\[mecab\].*spec TOK-MECAB"):
         tokenize_line("今日", "ja-mecab")
     tokenizers._mecab_tagger.cache_clear()
+    tokenizers.line_tokenizer.cache_clear()
