@@ -180,15 +180,15 @@ def test_a_tool_taking_the_same_number_of_references_per_segment_is_conformant(
 @pytest.mark.slow
 def test_a_one_reference_tool_claims_no_reference_length_rule(capsys: pytest.CaptureFixture[str]) -> None:
     """With one reference per segment, closest, shortest, longest and average give the same r: the
-    report says ref_length (and no_ref: a segment without references cannot be given) is not
+    report says ref_length (and no_reference: a segment without references cannot be given) is not
     observable for ``one_reference_bleu``, and lists no reference-length rule as an alternative."""
     code, report = _report(capsys, "-t", T + "one_reference_bleu", "--references", "one")
     verdict = _target(report)["verdict"]
     assert (verdict["level"], code) == ("conformant", 0), verdict
-    assert verdict["unobservable"] == ["ref_length", "no_ref"]
+    assert verdict["unobservable"] == ["ref_length", "no_reference"]
     assert not [name for name in verdict["ambiguous"] if "ref_length" in name or name == "bleuscore"]
     rows = _rows(report)
-    for check, axis in (("FP-REF-LENGTH", "ref_length"), ("FP-NO-REFERENCE", "no_ref")):
+    for check, axis in (("FP-REF-LENGTH", "ref_length"), ("FP-NO-REFERENCE", "no_reference")):
         assert rows[check]["status"] == "n/a"
         assert rows[check]["detail"].startswith("not observable"), rows[check]
         assert rows[check]["detail"].endswith(f"can show {axis}")

@@ -151,11 +151,13 @@ def test_the_plus_one_bp_is_a_variant_named_by_its_axis(capsys: pytest.CaptureFi
     assert (verdict["level"], code) == ("variant", 1), verdict
     assert verdict["point"] == "paper with brevity_penalty=plus-one"
     assert [(d["axis"], d["spec"], d["expected"], d["found"]) for d in verdict["differs"]] == [
-        ("bp", "EC-017", "paper", "plus-one")
+        ("brevity_penalty", "EC-017", "paper", "plus-one")
     ]
     checks = _checks(report)
     assert (checks["FP-BP"]["status"], checks["ROB-OUT-OF-RANGE"]["status"]) == ("pass", "pass")
-    code, report = _report(capsys, "-t", T + "plus_one_bp_percent_bleu", "--accept", "bp=plus-one")
+    code, report = _report(
+        capsys, "-t", T + "plus_one_bp_percent_bleu", "--accept", "brevity_penalty=plus-one"
+    )
     assert (_verdict(report)["level"], code) == ("conformant", 0), _verdict(report)
 
 
