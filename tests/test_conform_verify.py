@@ -246,7 +246,9 @@ def test_a_13a_that_splits_numbers_is_not_sacrebleus_bleu_naming_the_tokenizer(
     )
     verdict = report["targets"][0]["verdict"]
     assert (verdict["level"], code) == ("not conformant", 1), verdict
-    assert verdict["unaccounted"] == ["FP-TEXT"]
+    # FP-TEXT first; the size stage's real test set (CONF-SIZE), tokenized with 13a, shows it too
+    assert verdict["unaccounted"][0] == "FP-TEXT"
+    assert set(verdict["unaccounted"]) <= {"FP-TEXT", "SIZE-REAL"}
     assert [(d["axis"], d["expected"], d["found"]) for d in verdict["differs"]] == [
         ("tokenize", "13a", "no known rule")
     ]

@@ -789,8 +789,16 @@ def with_text(
     with the axis listed beside the score axes.
     """
     finding = next((f for f in fingerprint.findings if f.point.text_axes), None)
-    if finding is None or verdict.level in ("not conformant", "insufficient evidence"):
+    if finding is None or verdict.level == "insufficient evidence":
         return verdict
+    if verdict.level == "not conformant":  # other checks too; a text rule no convention explains is named
+        if finding.convention is not None:
+            return verdict
+        missed = _text_axes_missed(finding, expectation.text, dict(fingerprint.config))
+        unaccounted = verdict.unaccounted
+        if not any(u.startswith(finding.point.id) for u in unaccounted):
+            unaccounted = (finding.point.id, *unaccounted)
+        return replace(verdict, differs=(*missed, *verdict.differs), unaccounted=unaccounted)
     options = dict(point.options) if point is not None else dict(fingerprint.config)
     convention = finding.convention
     if convention is None and point is not None:
