@@ -75,9 +75,9 @@ TEXT_AXES = {name: AXES[name] for name in ("tokenize", "lowercase", "split")}
 
 
 def _assignment_of(field: str, value: str) -> dict[str, Any]:
-    """``--accept FIELD=VALUE`` for a field that refines an axis (``effective_order=true``): the
-    assignment of the axis's fields it makes, the others at the paper's."""
-    declared = BY_NAME[canonical(field, "--accept", stacklevel=4)]
+    """``--accept FIELD=VALUE`` for a field (its registry name) that refines an axis
+    (``effective_order=true``): the assignment of the axis's fields it makes, the others at the paper's."""
+    declared = BY_NAME[field]
     axis = axis_of(declared.name)
     parsed: Any = value.strip().lower() == "true" if declared.kind == "flag" else value
     return {**{f: BY_NAME[f].paper for f in axis.fields}, declared.name: parsed}
@@ -154,10 +154,10 @@ class Expectation:
         known = [*TEXT_AXES, *AXIS_SPEC]
         for item in accepted:
             name, sep, value = item.partition("=")
-            axis = canonical(name.strip(), "--accept", stacklevel=2)
-            if axis in BY_NAME and axis not in known:
-                axis = axis_of(axis).name  # a field that refines an axis: effective_order=true
-                value = AXES[axis].shown(_assignment_of(name.strip(), value))
+            field = axis = canonical(name.strip(), "--accept", stacklevel=2)
+            if field in BY_NAME and field not in known:
+                axis = axis_of(field).name  # a field that refines an axis: effective_order=true
+                value = AXES[axis].shown(_assignment_of(field, value))
             if not sep or axis not in known:
                 raise BleuOptionError(
                     "CONF-VERDICT", f"--accept takes AXIS=VALUE with AXIS one of {', '.join(known)}"
