@@ -40,8 +40,9 @@ def _anchor(spec_id: str) -> str:
     return f"`{spec_id}`"
 
 
-def _paper_shown(axis: Axis) -> str:
-    return axis.shown({f: BY_NAME[f].paper for f in axis.fields})
+def _paper_of(axis: Axis) -> dict[str, Any]:
+    """The paper's assignment of the axis's fields."""
+    return {f: BY_NAME[f].paper for f in axis.fields}
 
 
 def _key(axis: Axis, values: Mapping[str, Any]) -> tuple[Any, ...]:
@@ -63,7 +64,7 @@ def axes_table() -> str:
             f"`{axis.name}`",
             ", ".join(f"`{f}`" for f in axis.fields),
             axis.field.group,
-            f"`{_paper_shown(axis)}`",
+            f"`{axis.shown(_paper_of(axis))}`",
             _anchor(axis.field.spec_id),
             ", ".join(dict.fromkeys(f"`{f.implemented_by}`" for f in (axis.field, *axis.refinements))),
         )
@@ -89,7 +90,7 @@ def values_table() -> str:
             shown = axis.shown(assignment)
             refinement = next((f for f in axis.refinements if assignment[f.name] != f.paper), None)
             meaning = refinement.meaning if refinement else axis.field.values[assignment[axis.name]]
-            paper = _key(axis, assignment) == _key(axis, {f: BY_NAME[f].paper for f in axis.fields})
+            paper = _key(axis, assignment) == _key(axis, _paper_of(axis))
             names = ", ".join(f"`{n}`" for n in takers.get(_key(axis, assignment), []))
             rows.append(
                 (f"`{axis.name}`", f"`{shown}`", meaning, "the paper's, and the rest" if paper else names)
