@@ -178,6 +178,8 @@ def test_a_target_that_declares_statistics_and_never_sends_them_is_not_conforman
     assert (verdict["level"], code) == ("not conformant", 1), verdict
     assert verdict["unaccounted"] == ["ROB-PROTOCOL"]
     assert "statistics declared" in _rows(report)["ROB-PROTOCOL"]["detail"]
+    # every diagnostic answered with a protocol fault: no convention to read, none unknown either
+    assert "fault:protocol" in _rows(report)["FP-CASE"]["detail"]
 
 
 # --- text --------------------------------------------------------------------------------------------

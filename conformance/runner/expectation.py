@@ -792,7 +792,7 @@ def with_text(
     if finding is None or verdict.level == "insufficient evidence":
         return verdict
     if verdict.level == "not conformant":  # other checks too; a text rule no convention explains is named
-        if finding.convention is not None:
+        if finding.convention is not None or finding.faults:  # a fault is the robustness checks'
             return verdict
         missed = _text_axes_missed(finding, expectation.text, dict(fingerprint.config))
         unaccounted = verdict.unaccounted

@@ -127,6 +127,14 @@ class Finding:
         return any(answer != SKIPPED for answer in self.answers)
 
     @property
+    def faults(self) -> tuple[str, ...]:
+        """The kinds of fault the target answered with (``protocol``, ``out-of-range``...): answers
+        that are no behaviour to match, judged by the robustness checks (CONF-ROBUST), never read
+        as a convention nobody knows."""
+        faults = (a for a in self.answers if isinstance(a, str) and a.startswith("fault:"))
+        return tuple(dict.fromkeys(a.removeprefix("fault:") for a in faults))
+
+    @property
     def status(self) -> str:
         """``spec`` (a spec convention), ``divergence`` (a registered peer behaviour),
         ``unknown``, or ``unasked`` (every diagnostic skipped)."""

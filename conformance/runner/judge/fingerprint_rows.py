@@ -44,9 +44,11 @@ class FingerprintRows(JudgeBase):
             detail = f"no evidence: every diagnostic was skipped (the target declares: {levels})"
             return Check(point.id, point.question, "n/a", detail, point.ec)
         if convention is None:
-            return Check(
-                point.id, point.question, "fail", "matches no known convention", point.ec, finding.evidence()
-            )
+            detail = "matches no known convention"
+            if finding.faults:  # no behaviour to read: the fault is the robustness checks' (CONF-ROBUST)
+                faults = ", ".join(f"fault:{kind}" for kind in finding.faults)
+                detail = f"not readable: the target answered its diagnostics with {faults}"
+            return Check(point.id, point.question, "fail", detail, point.ec, finding.evidence())
         if BUG in convention.flags:  # a known bug, named: not a convention (FP-BP's lengths)
             return Check(point.id, point.question, "fail", convention.name, point.ec, finding.evidence())
         if convention.divergence:
