@@ -67,3 +67,35 @@ def signals_interrupt() -> Iterator[None]:
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
+
+
+#: Every signal that ends a command by raising in the main thread: Ctrl-C's and :data:`SIGNALS`.
+_HELD = (signal.SIGINT, *SIGNALS)
+
+
+@contextmanager
+def signals_held() -> Iterator[None]:
+    """SIGINT, SIGTERM and SIGHUP wait while the block runs, then arrive (spec CLI-INPUT).
+
+    For a step an exception must not cut in two: a process pool's first ``submit`` starts its
+    manager thread, and an interrupt raised inside ``Thread.start`` leaves a thread that was
+    never started, which the pool's shutdown then fails to join (a traceback, exit code 1, the
+    workers left running). Held, the signal is delivered when the block ends, and the clean-up
+    finds a whole pool. Processes forked inside the block inherit the mask: they call
+    :func:`signals_released` first. POSIX; elsewhere (and outside the main thread, where no
+    interrupt is raised) nothing is held.
+    """
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def signals_released() -> None:
+    """Unblock what :func:`signals_held` blocked, in a process forked while it was held."""
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)

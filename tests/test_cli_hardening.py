@@ -22,6 +22,7 @@ import pytest
 
 from reference_bleu import corpus_bleu
 from reference_bleu.cli import main
+from reference_bleu.interrupts import Interrupted, signals_held, signals_interrupt
 
 #: Starts the CLI as a terminal would: SIGINT raises KeyboardInterrupt, SIGHUP is at its default
 #: (a test run in the background, or under nohup, inherits them ignored).
@@ -113,6 +114,27 @@ def test_a_signal_to_score_jobs_leaves_no_worker(tmp_path: Path, name: str) -> N
     while any(running(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not [pid for pid in workers if running(pid)]
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
+def test_a_signal_while_held_arrives_when_the_step_ends() -> None:
+    """The race the SIGHUP case once lost under load: a signal inside a process pool's first
+    submit interrupted Thread.start, and the shutdown could not join the thread (exit 1, a
+    traceback). A held signal is raised after the step, in the main thread, once."""
+    steps: list[str] = []
+
+    def step() -> None:
+        with signals_interrupt():
+            with signals_held():
+                os.kill(os.getpid(), signal.SIGTERM)
+                time.sleep(0.01)  # a pending signal's handler would have run by now
+                steps.append("the step ended")
+            steps.append("after the step")  # never: the signal arrives as the block ends
+
+    with pytest.raises(Interrupted) as raised:
+        step()
+    assert steps == ["the step ended"]
+    assert raised.value.signum == signal.SIGTERM
 
 
 @pytest.mark.slow
