@@ -30,7 +30,7 @@ from typing import Any, BinaryIO, cast
 from reference_bleu.errors import BleuError, BleuInputError
 from reference_bleu.fast import fast_system_statistics
 from reference_bleu.inputs import SegmentRules
-from reference_bleu.interrupts import signals_held, signals_released
+from reference_bleu.interrupts import SIGNALS, signals_held
 from reference_bleu.length import REF_LENGTH_RULES, RefLengthRule
 from reference_bleu.registry import BY_NAME, PAPER_TEXT
 from reference_bleu.statistics import MAX_STATISTICS_ORDERS, Statistics
@@ -279,7 +279,8 @@ def _start_worker(parent: int) -> None:
     """A worker leaves Ctrl-C to the main process, which stops it, and dies with the main process
     however that ends (SIGKILL included: Linux's parent-death signal), never an orphan (CLI-INPUT)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signals_released()  # forked while the main process held them
+    for number in SIGNALS:  # the main process's handlers (held or raising) are not a worker's
+        signal.signal(number, signal.SIG_DFL)
     if sys.platform.startswith("linux"):
         import ctypes  # noqa: PLC0415 -- Linux only
 

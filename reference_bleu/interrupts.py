@@ -11,6 +11,7 @@ Ctrl-C, 143 for SIGTERM, 129 for SIGHUP). Not a formula: no paper section.
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 import threading
@@ -75,27 +76,37 @@ _HELD = (signal.SIGINT, *SIGNALS)
 
 @contextmanager
 def signals_held() -> Iterator[None]:
-    """SIGINT, SIGTERM and SIGHUP wait while the block runs, then arrive (spec CLI-INPUT).
+    """SIGINT, SIGTERM and SIGHUP wait while the block runs, then take effect (spec CLI-INPUT).
 
     For a step an exception must not cut in two: a process pool's first ``submit`` starts its
     manager thread, and an interrupt raised inside ``Thread.start`` leaves a thread that was
     never started, which the pool's shutdown then fails to join (a traceback, exit code 1, the
-    workers left running). Held, the signal is delivered when the block ends, and the clean-up
-    finds a whole pool. Processes forked inside the block inherit the mask: they call
-    :func:`signals_released` first. POSIX; elsewhere (and outside the main thread, where no
-    interrupt is raised) nothing is held.
+    workers left running). While held, a signal is only recorded; when the block ends the
+    handlers are restored and the first signal recorded is handed to its own handler (it raises
+    :class:`Interrupted` or KeyboardInterrupt there), or sent again when its action is the
+    default one. Outside the main thread, where no handler runs, nothing is held.
     """
-    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    arrived: list[int] = []
+
+    def record(signum: int, _frame: FrameType | None) -> None:
+        arrived.append(signum)
+
+    previous = {}
+    for number in _HELD:
+        current = signal.getsignal(number)
+        if current is not signal.SIG_IGN and current is not None:
+            previous[number] = signal.signal(number, record)
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
-
-
-def signals_released() -> None:
-    """Unblock what :func:`signals_held` blocked, in a process forked while it was held."""
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        if arrived:
+            handler = previous[arrived[0]]
+            if callable(handler):
+                handler(arrived[0], None)
+            else:  # SIG_DFL: what the signal would have done
+                os.kill(os.getpid(), arrived[0])
