@@ -7,6 +7,8 @@ empty and very short segments and several equally long references appear often.
 
 from __future__ import annotations
 
+import functools
+
 from hypothesis import strategies as st
 
 #: Seven words: enough for variety, few enough that 4-grams repeat.
@@ -21,30 +23,64 @@ def tokens(vocabulary: tuple[str, ...] = VOCABULARY) -> st.SearchStrategy[str]:
     return st.sampled_from(vocabulary)
 
 
+# The strategies below draw bytes and read words and edits off them: one draw for a whole
+# sentence where a draw per token cost hypothesis about five times as much (the runner draws
+# thousands of corpora a run). Bytes shrink as lists do: shorter, then towards the first word.
+
+
+def _words(data: bytes, vocabulary: tuple[str, ...]) -> Sentence:
+    """The words ``data``'s bytes pick from ``vocabulary``, one each (byte 0: the first word)."""
+    return [vocabulary[b % len(vocabulary)] for b in data]
+
+
+@functools.cache  # one strategy object per shape: hypothesis validates each new one on its first draw
 def sentences(
     min_size: int = 0, max_size: int = 12, vocabulary: tuple[str, ...] = VOCABULARY
 ) -> st.SearchStrategy[Sentence]:
     """A token list, often empty or shorter than 4 when ``min_size`` allows."""
-    return st.lists(tokens(vocabulary), min_size=min_size, max_size=max_size)
+    return st.binary(min_size=min_size, max_size=max_size).map(lambda data: _words(data, vocabulary))
+
+
+#: The edits that make a reference from a hypothesis; each is spelled by three bytes (which
+#: edit, where, which word or where to swap with), up to four edits.
+EDITS = ("drop", "insert", "replace", "swap")
+_EDIT_BYTES = 3
+_EDITS = st.binary(max_size=4 * _EDIT_BYTES)
+
+
+def _edited(sentence: Sentence, edits: bytes, vocabulary: tuple[str, ...]) -> Sentence:
+    """``sentence`` after the edits ``edits`` spells (a trailing part of an edit spells none)."""
+    out = list(sentence)
+    for k in range(0, len(edits) - _EDIT_BYTES + 1, _EDIT_BYTES):
+        which, at, other = edits[k : k + _EDIT_BYTES]
+        edit = EDITS[which % len(EDITS)]
+        if edit == "insert" or not out:
+            out.insert(at % (len(out) + 1), vocabulary[other % len(vocabulary)])
+        elif edit == "drop":
+            del out[at % len(out)]
+        elif edit == "replace":
+            out[at % len(out)] = vocabulary[other % len(vocabulary)]
+        else:
+            i, j = at % len(out), other % len(out)
+            out[i], out[j] = out[j], out[i]
+    return out
 
 
 @st.composite
 def mutated(draw: st.DrawFn, sentence: Sentence, vocabulary: tuple[str, ...] = VOCABULARY) -> Sentence:
-    """``sentence`` after a few random edits: what a reference close to a hypothesis looks like."""
-    out = list(sentence)
-    for _ in range(draw(st.integers(0, 4))):
-        edit = draw(st.sampled_from(("drop", "insert", "replace", "swap")))
-        if edit == "insert" or not out:
-            out.insert(draw(st.integers(0, len(out))), draw(tokens(vocabulary)))
-        elif edit == "drop":
-            del out[draw(st.integers(0, len(out) - 1))]
-        elif edit == "replace":
-            out[draw(st.integers(0, len(out) - 1))] = draw(tokens(vocabulary))
-        else:
-            i = draw(st.integers(0, len(out) - 1))
-            j = draw(st.integers(0, len(out) - 1))
-            out[i], out[j] = out[j], out[i]
-    return out
+    """``sentence`` after up to four random edits (drop, insert, replace, swap): what a
+    reference close to a hypothesis looks like."""
+    return _edited(sentence, draw(_EDITS), vocabulary)
+
+
+#: How each reference of a segment is made, one byte each: a mutation of the hypothesis (twice
+#: as often), unrelated text, or a sentence as long as the first reference (ties, EC-001).
+REFERENCE_KINDS = ("mutated", "mutated", "unrelated", "copy-length")
+
+
+@functools.cache
+def _reference_kinds(max_references: int) -> st.SearchStrategy[bytes]:
+    return st.binary(min_size=1, max_size=max_references)
 
 
 @st.composite
@@ -53,19 +89,16 @@ def segments(
 ) -> tuple[Sentence, list[Sentence]]:
     """A hypothesis and 1..``max_references`` references: mutations, unrelated text, or copies."""
     hypothesis = draw(sentences(vocabulary=vocabulary))
-    n = draw(st.integers(1, max_references))
-    references = []
-    for _ in range(n):
-        kind = draw(st.sampled_from(("mutated", "mutated", "unrelated", "copy-length")))
+    references: list[Sentence] = []
+    for byte in draw(_reference_kinds(max_references)):
+        kind = REFERENCE_KINDS[byte % len(REFERENCE_KINDS)]
         if kind == "unrelated":
             references.append(draw(sentences(vocabulary=vocabulary)))
         elif kind == "copy-length" and references:
-            # A reference as long as an earlier one: ties in the closest length (EC-001).
-            references.append(
-                draw(st.lists(tokens(vocabulary), min_size=len(references[0]), max_size=len(references[0])))
-            )
+            size = len(references[0])
+            references.append(draw(sentences(size, size, vocabulary)))
         else:
-            references.append(draw(mutated(hypothesis, vocabulary)))
+            references.append(_edited(hypothesis, draw(_EDITS), vocabulary))
     return hypothesis, references
 
 
