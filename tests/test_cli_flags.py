@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from reference_bleu.cli import _parser, main
+from reference_bleu.arguments import parser
+from reference_bleu.cli import main
 from reference_bleu.flags import SACREBLEU_FLAGS, flag_table
 
 SPEC = Path(__file__).resolve().parent.parent / "spec" / "14-command-line.md"
@@ -44,9 +45,9 @@ def sacrebleu_flags(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:
 
 
 def score_parser() -> argparse.ArgumentParser:
-    commands = next(a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction))
-    parser: argparse.ArgumentParser = commands.choices["score"]
-    return parser
+    commands = next(a for a in parser()._actions if isinstance(a, argparse._SubParsersAction))
+    score: argparse.ArgumentParser = commands.choices["score"]
+    return score
 
 
 def test_the_table_lists_exactly_sacrebleus_flags(monkeypatch: pytest.MonkeyPatch) -> None:

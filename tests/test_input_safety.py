@@ -361,10 +361,9 @@ def _listing(folder: Path) -> list[str]:
 
 def test_every_option_is_explained_in_words() -> None:
     """Help texts say what an option does, with the spec ID after, not the ID alone (spec CLI)."""
-    from reference_bleu.cli import _parser  # noqa: PLC0415
+    from reference_bleu.arguments import parser  # noqa: PLC0415
 
-    parser = _parser()
-    commands: Any = next(a for a in parser._actions if a.dest == "command").choices
+    commands: Any = next(a for a in parser()._actions if a.dest == "command").choices
     for name in ("score", "stats", "explain"):
         for action in commands[name]._actions:
             words = [w for w in re.findall(r"[A-Za-z]{2,}", str(action.help)) if not w.isupper()]

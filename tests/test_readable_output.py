@@ -24,9 +24,17 @@ WIDTH = 100
 
 def _report(name: str, statuses: dict[str, str]) -> TargetReport:
     """A target's report with the long cells real runs print (FP details, divergences)."""
+    fingerprint = "fingerprint"
     checks = [
-        Check("FP-PRECISION", "", "pass", "binary64: within 1e-9 of the exact score", ("CONV-ARITH",)),
-        Check("FP-REF-LENGTH", "", "pass", "closest, ties to the shorter", ("EC-001",)),
+        Check(
+            "FP-PRECISION",
+            "",
+            "pass",
+            "binary64: within 1e-9 of the exact score",
+            ("CONV-ARITH",),
+            family=fingerprint,
+        ),
+        Check("FP-REF-LENGTH", "", "pass", "closest, ties to the shorter", ("EC-001",), family=fingerprint),
         Check(
             "FP-ZERO",
             "",
@@ -34,11 +42,26 @@ def _report(name: str, statuses: dict[str, str]) -> TargetReport:
             "nltk method0 (equally: nltk method1)",
             ("EC-002",),
             explained_by=("DIV-NLTK-001", "DIV-NLTK-002"),
+            family=fingerprint,
         ),
-        Check("FP-UNDEFINED", "", "pass", "zero: an order without n-grams counts as p_n = 0", ("EC-003",)),
-        Check("INV-EMPTY-SEGMENT", "", statuses.get("INV", "pass"), "", ("INV-EMPTY-SEGMENT",)),
-        Check("INV-CLIP", "", "n/a", "", ("INV-CLIP",)),
-        Check("ROB-TIMEOUT", "", "pass", "412 calls", ("CONF-ROBUST",)),
+        Check(
+            "FP-UNDEFINED",
+            "",
+            "pass",
+            "zero: an order without n-grams counts as p_n = 0",
+            ("EC-003",),
+            family=fingerprint,
+        ),
+        Check(
+            "INV-EMPTY-SEGMENT",
+            "",
+            statuses.get("INV", "pass"),
+            "",
+            ("INV-EMPTY-SEGMENT",),
+            family="invariant",
+        ),
+        Check("INV-CLIP", "", "n/a", "", ("INV-CLIP",), family="invariant"),
+        Check("ROB-TIMEOUT", "", "pass", "412 calls", ("CONF-ROBUST",), family="robustness", fault="timeout"),
     ]
     return TargetReport(f"{name}-target", name, True, False, checks, {}, {})
 

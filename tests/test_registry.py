@@ -22,7 +22,7 @@ import pytest
 from conformance.runner.expectation import AXIS_SPEC, DOMAIN_AXES, Expectation, one_axis_changes
 from conformance.runner.harness import _reference
 from reference_bleu import corpus_bleu
-from reference_bleu.cli import _parser
+from reference_bleu.arguments import parser
 from reference_bleu.errors import BleuOptionError
 from reference_bleu.options import BleuOptions, make_options
 from reference_bleu.registry import ALIASES, AXES, BY_NAME, FIELDS, OPTION_FIELDS, PAPER_OPTIONS, TEXT_FIELDS
@@ -41,7 +41,7 @@ def test_the_options_are_the_registrys_fields_at_the_papers_values() -> None:
 def _flag_spellings() -> set[str]:
     import argparse  # noqa: PLC0415
 
-    commands = next(a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction))
+    commands = next(a for a in parser()._actions if isinstance(a, argparse._SubParsersAction))
     return {s for action in commands.choices["score"]._actions for s in action.option_strings}
 
 

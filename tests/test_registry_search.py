@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 
 from conformance.runner.expectation import (
-    NOT_IN_BATTERY,
     OBSERVED,
     Candidate,
     Expectation,
@@ -31,7 +30,7 @@ from reference_bleu.errors import BleuError
 from reference_bleu.profiles import option_axes
 
 BATTERY = [
-    d.corpus for p in POINTS if p.id not in NOT_IN_BATTERY for d in p.diagnostics if p.level == "corpus"
+    d.corpus for p in POINTS if p.battery for d in p.diagnostics if p.level == "corpus"
 ] + generated_corpora(0)
 FURTHER = generated_corpora(1, 96)
 

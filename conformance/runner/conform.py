@@ -237,7 +237,7 @@ def _accounted_rows(checks: list[Check], verdict: Verdict) -> list[Check]:
     own = f"DIV-{verdict.point_tool.upper()}-"
 
     def explained(check: Check) -> Check:
-        point = FINGERPRINT_POINTS.get(check.id)
+        point = FINGERPRINT_POINTS[check.id] if check.family == "fingerprint" else None
         if point is not None and point.axes and check.status in ("fail", "explained"):
             if check.status == "explained" and all(d.startswith(own) for d in check.explained_by):
                 return check  # a divergence of the point's own tool: its registered entry says it
@@ -254,15 +254,19 @@ def _accounted_rows(checks: list[Check], verdict: Verdict) -> list[Check]:
 
 
 def _with_text_row(checks: list[Check], verdict: Verdict) -> list[Check]:
-    """FP-TEXT settled only under the placed point (CONF-VERDICT) passes, saying so."""
+    """A text target's row of the text axes (FP-TEXT) settled only under the placed point
+    (CONF-VERDICT) passes, saying so."""
     if verdict.text is None:
         return checks
     tokenize, case, split = verdict.text
     rule = "" if split == "unicode" else f", split {split}"
     settled = f"tokenize {tokenize}, case {case}{rule} (under the point the target is placed at)"
+
+    def text_row(check: Check) -> bool:
+        return check.family == "fingerprint" and "tokenize" in FINGERPRINT_POINTS[check.id].text_axes
+
     return [
-        replace(c, status="pass", detail=settled) if c.id == "FP-TEXT" and c.status == "fail" else c
-        for c in checks
+        replace(c, status="pass", detail=settled) if text_row(c) and c.status == "fail" else c for c in checks
     ]
 
 
@@ -310,7 +314,7 @@ def _cell(check: Check | None) -> str:
     mark = _MARK[check.status]
     divergences = [d for d in check.explained_by if d.startswith("DIV-")]
     why = f" ({', '.join(divergences)})" if divergences else ""
-    if check.id.startswith("FP-") and check.status != "fail":
+    if check.family == "fingerprint" and check.status != "fail":
         # the convention's name; what it means is --explain's and the details' (CONF-REPORT)
         return f"{mark}: {check.detail.split(' (equally')[0].split(': ')[0]}{why}"
     return mark + why
@@ -406,7 +410,7 @@ def describe(check: Check, markdown: bool = False) -> list[str]:
     if check.expected_by:
         got, wanted = _value(check.target_value), _value(check.expected_value)
         lines.append(f"{indent}target {got}; expected {wanted}, from {check.expected_by}")
-    if check.counterexample is not None and not check.id.startswith("FP-"):
+    if check.counterexample is not None and check.family != "fingerprint":  # else a point's evidence
         shown, whole = abbreviated(check.counterexample)
         note = "" if whole else " (abbreviated; the JSON report, --json, has it whole)"
         lines.append(f"{indent}counterexample{note}: {shown}")
@@ -429,7 +433,7 @@ def causes(checks: list[Check]) -> list[tuple[Check, list[Check]]]:
     for check in checks:
         if check.status not in ("fail", "explained", "insufficient"):
             continue
-        if check.counterexample is None or check.id.startswith("FP-"):
+        if check.counterexample is None or check.family == "fingerprint":
             groups.append((check, []))
             continue
         key = (check.status, json.dumps(check.counterexample, sort_keys=True, default=str))

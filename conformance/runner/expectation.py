@@ -97,10 +97,6 @@ GENERATED = 24
 #: battery left together; at most this many are asked.
 SEPARATING = 96
 MAX_SEPARATING_QUESTIONS = 6
-#: Fingerprint points left out of the battery: the scale (read before everything, on raw
-#: answers) and the text (asked of text targets on their own lines). The inputs outside BLEU's
-#: domain are in it: a profile says what its tool answers there (an error, 0, a dropped segment).
-NOT_IN_BATTERY = frozenset({"FP-SCALE", "FP-TEXT"})
 #: The name of the candidate made of the fingerprint's findings (the search's last resort for a name).
 FINGERPRINT_POINT = "the fingerprint's point"
 
@@ -407,7 +403,9 @@ def battery_answers(
     """
     corpora, answers = [], []
     for finding in fingerprint.findings:
-        if finding.point.id in NOT_IN_BATTERY or finding.point.text_axes:  # text axes: with_text
+        # the points asked otherwise (Point.battery), and the text axes' (placed by with_text); the
+        # inputs outside BLEU's domain are in it: a profile says what its tool answers there
+        if not finding.point.battery or finding.point.text_axes:
             continue
         for diagnostic, answer in zip(finding.point.diagnostics, finding.answers, strict=True):
             corpora.append(diagnostic.corpus)
@@ -632,9 +630,9 @@ def _is_corpus(value: Any) -> bool:
     )
 
 
-#: Faults a point can account for: an error it raises too (EC-003's "error"), a score above 1
-#: it gives too (SMOOTH-CC5, SMOOTH-CC7). A crash, a hang, NaN or a mutation never.
-ACCOUNTABLE_FAULTS = frozenset({"ROB-ERROR", "ROB-OUT-OF-RANGE"})
+#: Kinds of fault a point can account for: an error it raises too (EC-003's "error"), a score
+#: above 1 it gives too (SMOOTH-CC5, SMOOTH-CC7). A crash, a hang, NaN or a mutation never.
+ACCOUNTABLE_FAULTS = frozenset({"error", "out-of-range"})
 
 
 #: What the verdict names when the statistics a target sends on the battery are those of no point
@@ -690,18 +688,18 @@ def accounted(
     the target's whole answer (statistics included): a check that compared statistics, and an
     invariant, are accounted for only by a point whose statistics and scores the target gives.
     """
-    if check.status in ("pass", "n/a") or (check.id.startswith("FP-") and check.id != "FP-SCALE-DECLARED"):
+    if check.status in ("pass", "n/a") or check.family == "fingerprint":
         return True  # a fingerprint row's diagnostics are in the battery, which the point predicts
     limit = max(candidate.tolerance, tolerance)
-    if check.id in BY_ID:
+    if check.family == "invariant":
         return _breaks_too(check, candidate, ask_reply, limit, text)
     corpora: list[Corpus] = []
-    if check.id == "VECTORS":  # a sentence-only target skips those of several segments
+    if check.family == "vectors":  # a sentence-only target skips those of several segments
         corpora = [(v.data["hypotheses"], v.data["references"]) for v in load_vectors() if v.scored]
-    elif check.id in ACCOUNTABLE_FAULTS:
-        first: Any = (fault_inputs or {}).get(check.id[4:].lower())
+    elif check.fault in ACCOUNTABLE_FAULTS:
+        first: Any = (fault_inputs or {}).get(check.fault)
         corpora = [(list(first[0]), list(first[1]))] if _is_corpus(first) else []
-    elif _is_corpus(check.counterexample) and not check.id.startswith("ROB-"):
+    elif _is_corpus(check.counterexample) and not check.fault:
         corpora = [(list(check.counterexample[0]), list(check.counterexample[1]))]
     corpora = [seen(c, text) for c in corpora]  # as a text target sees them
     if check.compared == "statistics":  # the statistics too, exactly: a score alone says nothing of r
@@ -944,11 +942,7 @@ def _score_verdict(
             replies[key] = reply_of(target, level, corpus)
         return replies[key]
 
-    faults = [
-        c.id
-        for c in checks
-        if c.id.startswith("ROB-") and c.id not in ACCOUNTABLE_FAULTS and c.status == "fail"
-    ]
+    faults = [c.id for c in checks if c.fault and c.fault not in ACCOUNTABLE_FAULTS and c.status == "fail"]
     pool = candidates(expectation, fingerprint.config)
     matched = [c for c in pool if consistent(c, corpora, answers)]
     if not matched:  # no listed point: a search over the registry's values (CONF-VERDICT)

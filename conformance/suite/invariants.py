@@ -37,12 +37,23 @@ class InvariantViolationError(AssertionError):
     values: tuple[object, object, str] | None = None
 
 
+#: Needs that are premises rather than capabilities, each with what it asks of the target: a
+#: property whose premise a target does not meet says nothing about it (n/a, spec CONF-JUDGE).
+PREMISES = {
+    "references as given": "a segment's references sent as the example makes them (permuted, duplicated)",
+    "tokens as given": "the tokens scored as given (a renaming of the vocabulary kept apart)",
+    "empty segment": "a segment with an empty candidate and an empty reference in its domain",
+}
+
+
 @dataclass(frozen=True)
 class Invariant:
     """One property: ID, statement, needed capabilities, example strategy and check."""
 
     id: str
     statement: str
+    #: What the property needs of a target: capabilities (``statistics``, ``sentence``,
+    #: ``brevity_penalty``) and premises about what it is given (:data:`PREMISES`).
     needs: frozenset[str]
     strategy: st.SearchStrategy[Any]
     check: Callable[[Target, Any], None]
@@ -438,14 +449,14 @@ INVARIANTS: tuple[Invariant, ...] = (
     Invariant(
         "INV-REF-ORDER",
         "permuting a segment's references leaves the score unchanged",
-        frozenset(),
+        frozenset({"references as given"}),
         _with_ref_permutations(),
         _check_ref_order,
     ),
     Invariant(
         "INV-REF-DUP",
         "duplicating a reference leaves the score unchanged",
-        frozenset(),
+        frozenset({"references as given"}),
         _with_duplicate(),
         _check_ref_dup,
     ),
@@ -466,14 +477,14 @@ INVARIANTS: tuple[Invariant, ...] = (
     Invariant(
         "INV-EMPTY-SEGMENT",
         "a segment with empty candidate and empty reference leaves the score unchanged",
-        frozenset(),
+        frozenset({"empty segment"}),
         corpora(),
         _check_empty_segment,
     ),
     Invariant(
         "INV-RENAME",
         "a one-to-one renaming of the vocabulary changes nothing",
-        frozenset(),
+        frozenset({"tokens as given"}),
         _with_renaming(),
         _check_rename,
     ),

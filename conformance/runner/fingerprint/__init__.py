@@ -101,8 +101,8 @@ def settle(point: Point, answers: Sequence[Answer], config: Config, tolerance: f
     ]
     if any(not c.divergence for c in matched):
         matched = [c for c in matched if not c.divergence]
-    if not matched and point.id == "FP-ZERO":
-        matched = [c for c in zero.solved_parameters(answers, config, point, tolerance) if c]
+    if not matched and point.solve is not None:
+        matched = list(point.solve(answers, config, point, tolerance))
     return Finding(
         point, tuple(_explain_peer(m, point, config) for m in matched), tuple(answers), predictions
     )
@@ -151,13 +151,13 @@ class Fingerprint:
         """A text target's tokenizer, case folding and split rule (FP-TEXT), if found."""
         return text_of(self.flags)
 
-    def asked(self, leave_out: frozenset[str] = frozenset()) -> list[tuple[Corpus, Answer]]:
-        """Every diagnostic (as the target was asked it) with its answer, but the points ``leave_out``
-        names: the verdict's battery (CONF-VERDICT) and the late questions of CONF-SIZE."""
+    def battery(self) -> list[tuple[Corpus, Answer]]:
+        """Every diagnostic of the battery's points (as the target was asked it) with its answer:
+        the verdict's battery (CONF-VERDICT) and the late questions of CONF-SIZE."""
         return [
             (diagnostic.corpus, answer)
             for finding in self.findings
-            if finding.point.id not in leave_out
+            if finding.point.battery
             for diagnostic, answer in zip(finding.point.diagnostics, finding.answers, strict=True)
         ]
 
@@ -196,7 +196,7 @@ def _tolerance(flags: set[str] | frozenset[str]) -> float:
 def as_seen(point: Point, text: Text) -> Point:
     """``point`` with its diagnostics as a text target with conventions ``text`` sees them (FP-TEXT
     found a tokenizer that splits words, or a case folding): asked and predicted on those tokens."""
-    if text is None or point.id == "FP-SCALE" or point.text_axes:
+    if text is None or point.raw or point.text_axes:
         return point
     return replace(
         point, diagnostics=tuple(replace(d, corpus=seen(d.corpus, text)) for d in point.diagnostics)
@@ -213,11 +213,12 @@ def _adopted(finding: Finding, again: Finding, config: Config, flags: set[str]) 
     return replace(again, declined=finding.declined)
 
 
-def _settled_precision(finding: Finding, config: Config, flags: set[str]) -> Finding:
-    """FP-PRECISION settled again on every answer, its precisions probe included, under every
-    convention found (a smoothing may change such precisions): binary32 precisions show there
-    only. Kept as first settled, on BP alone, when nothing explains the probe (the verdict's
-    search, which combines every axis, still sees the answer)."""
+def _settled_last(finding: Finding, config: Config, flags: set[str]) -> Finding:
+    """A point settled again on every answer, those of its ``settled_last`` diagnostics included,
+    under every convention found: FP-PRECISION's precisions probe (a smoothing may change such
+    precisions; binary32 precisions show there only). Kept as first settled, on BP alone, when
+    nothing explains the probe (the verdict's search, which combines every axis, still sees the
+    answer)."""
     return _adopted(finding, settle(finding.point, finding.answers, config, SCORE_TOLERANCE), config, flags)
 
 
@@ -226,7 +227,7 @@ def _settled_again(finding: Finding, config: Config, flags: set[str]) -> Finding
     asked second under the paper's conventions (a smoothing that changes even non-zero precisions,
     such as add-k, hides the tokenizer at first), and any point asked before binary32 precisions
     were found (they move every precision by some 1e-8: ignite's zero point)."""
-    if not finding.asked or finding.convention is not None or finding.point.id == "FP-SCALE":
+    if not finding.asked or finding.convention is not None or finding.point.raw:
         return finding
     return _adopted(finding, settle(finding.point, finding.answers, config, _tolerance(flags)), config, flags)
 
@@ -268,29 +269,24 @@ def fingerprint(target: ProtocolTarget) -> Fingerprint:
         point = as_seen(listed, text_of(flags))  # its diagnostics as the target sees them
         skipped = target.skipped  # undeclared ``skipped`` answers so far
         answers = [
-            kept.pop(_key(d.corpus))
-            if _key(d.corpus) in kept
-            else ask(target, d.corpus, raw=point.id == "FP-SCALE")
+            kept.pop(_key(d.corpus)) if _key(d.corpus) in kept else ask(target, d.corpus, raw=point.raw)
             for d in point.diagnostics
         ]
-        if point.id == "FP-PRECISION":  # the precisions probe waits for FP-ZERO (_settled_precision)
-            early = [
-                SKIPPED if d.name == scale.PRECISIONS_PROBE else a
-                for d, a in zip(point.diagnostics, answers, strict=True)
-            ]
-            finding = replace(settle(point, early, config, _tolerance(flags)), answers=tuple(answers))
-        else:
-            finding = settle(point, answers, config, _tolerance(flags))
+        early = [  # what waits for the points after it (_settled_last) is no evidence yet
+            SKIPPED if d.name in point.settled_last else a
+            for d, a in zip(point.diagnostics, answers, strict=True)
+        ]
+        finding = replace(settle(point, early, config, _tolerance(flags)), answers=tuple(answers))
         finding = replace(finding, declined=target.skipped - skipped)
         if finding.convention is not None:
             config.update(finding.convention.options)
             flags |= finding.convention.flags
-            if point.id == "FP-SCALE":
+            if point.raw:  # the scale every later answer is read on
                 target.scale = 100.0 if "percent" in finding.convention.flags else 1.0
-        if point.id == "FP-SCALE":  # then the rounding, from raw answers (declared digits win)
+        if point.raw:  # then the rounding, from raw answers (declared digits win)
             finding = _rounding(target, finding, kept)[0]
         findings.append(finding)
-    findings = [_settled_precision(f, config, flags) if f.point.id == "FP-PRECISION" else f for f in findings]
+    findings = [_settled_last(f, config, flags) if f.point.settled_last else f for f in findings]
     findings = [_settled_again(f, config, flags) for f in findings]
     target.count_errors = True
     target.score_tolerance = _tolerance(flags)

@@ -96,6 +96,19 @@ class Point:
     #: observes. They are placed by this point's finding, never by the battery, whose candidates
     #: score tokens.
     text_axes: tuple[str, ...] = ()
+    #: Asked before the scale is known, its answers as the target prints them: its convention sets
+    #: the scale every later answer is read on, and the rounding is read right after it. Never
+    #: settled again, never seen through a text target's tokenizer (FP-SCALE).
+    raw: bool = False
+    #: Its diagnostics are the verdict's battery (CONF-VERDICT) and are asked again late (CONF-SIZE):
+    #: not those of a point asked otherwise than every other (raw answers; a text target's lines).
+    battery: bool = True
+    #: The diagnostics (by name) whose answers are read only once every point is settled: the
+    #: conventions found later change them (FP-PRECISION's precisions probe, under a smoothing).
+    settled_last: tuple[str, ...] = ()
+    #: Conventions solved from the answers when no listed one predicts them (FP-ZERO's smoothing
+    #: parameters): (answers, config, point, tolerance) -> the conventions found.
+    solve: Callable[[Sequence[Answer], Config, Point, float], Sequence[Convention]] | None = None
 
     def __post_init__(self) -> None:
         unknown = [axis for axis in (*self.axes, *self.text_axes) if axis not in AXES]

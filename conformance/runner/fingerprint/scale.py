@@ -134,7 +134,7 @@ def _times(answer: Answer, factor: float) -> Answer:
     return answer * factor if isinstance(answer, float) else answer
 
 
-SCALE = Point("FP-SCALE", ("EC-013",), "on what scale is the score?", _SCALE, _scale)
+SCALE = Point("FP-SCALE", ("EC-013",), "on what scale is the score?", _SCALE, _scale, raw=True, battery=False)
 PRECISION = Point(
     "FP-PRECISION",
     ("EC-013",),
@@ -142,4 +142,5 @@ PRECISION = Point(
     _PRECISION,
     _precision,
     axes=("arithmetic",),
+    settled_last=(PRECISIONS_PROBE,),
 )

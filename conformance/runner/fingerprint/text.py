@@ -132,6 +132,7 @@ TEXT = Point(
     _text,
     input="text",
     text_axes=("tokenize", "lowercase", "split"),
+    battery=False,  # asked on a text target's own lines; the battery's candidates score tokens
 )
 
 #: Token targets get tokens, so tokenization is the caller's; but a tool may still fold the case

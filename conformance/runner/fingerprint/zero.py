@@ -210,6 +210,7 @@ ZERO = Point(
     _ZERO,
     _zero,
     axes=("zero_precision", "smoothing", "early_return", "denominator"),
+    solve=solved_parameters,
 )
 UNDEFINED = Point(
     "FP-UNDEFINED",

@@ -18,7 +18,7 @@ report order.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from conformance.runner.judge.base import Check
 from conformance.runner.judge.fingerprint_rows import FingerprintRows
@@ -35,12 +35,21 @@ class Judge(FingerprintRows, InvariantChecks, VectorChecks, SizeChecks, Robustne
     def run(
         self, declared_scale: str | None = None, progress: Callable[[str], None] | None = None
     ) -> list[Check]:
-        """Every check, in report order; ``progress`` is told the name of each stage as it starts."""
-        self.fingerprint_checks()
-        self.declared_scale_check(declared_scale)
-        for stage in (self.invariant_checks, self.vector_checks, self.differential_checks, self.size_checks):
-            if progress:
-                progress(stage.__name__.replace("_checks", ""))
+        """Every check, in report order, each row marked with its family; ``progress`` is told the
+        name of each generated-input stage as it starts."""
+        stages: tuple[tuple[str, Callable[[], None], bool], ...] = (
+            ("fingerprint", self.fingerprint_checks, False),
+            ("declared", lambda: self.declared_scale_check(declared_scale), False),
+            ("invariant", self.invariant_checks, True),
+            ("vectors", self.vector_checks, True),
+            ("differential", self.differential_checks, True),
+            ("size", self.size_checks, True),
+            ("robustness", self.robustness_checks, False),
+        )
+        for family, stage, shown in stages:
+            if progress and shown:
+                progress(family)
+            start = len(self.checks)
             stage()
-        self.robustness_checks()
+            self.checks[start:] = [replace(check, family=family) for check in self.checks[start:]]
         return self.checks

@@ -41,11 +41,16 @@ class Check:
     #: totals, c, r) too; a point accounts for a failure only by predicting what was compared
     #: (spec CONF-VERDICT).
     compared: str = "score"
+    #: The family of checks the row belongs to (spec CONF-JUDGE), set by the judge that runs it:
+    #: ``fingerprint`` (a point's row, its ID the point's), ``declared`` (a declared capability
+    #: checked), ``invariant`` (its ID the invariant's), ``vectors``, ``differential``, ``size``,
+    #: ``robustness``. The verdict reads a row by its family, never by its ID.
+    family: str = ""
+    #: A robustness row's kind of fault (``crash``, ``error``, ``out-of-range``...: the client's
+    #: FAULT_KINDS), "" for every other row.
+    fault: str = ""
 
 
-#: Checks whose examples carry indices into a segment's references: never cut to what a target
-#: takes (conformance.runner.references); they are n/a for a target that takes one or the same number.
-REFERENCES_AS_GIVEN = frozenset({"INV-REF-ORDER", "INV-REF-DUP"})
 #: A check passes only if the target answered at least this share of the questions it was asked
 #: (``skipped`` answers count as asked; levels it declares it lacks are not asked): spec CONF-JUDGE.
 MIN_ANSWERED_SHARE = 0.5
@@ -151,14 +156,20 @@ class JudgeBase:
         strategy: st.SearchStrategy[Any],
         body: Callable[[Any], None],
         spec_ids: tuple[str, ...],
+        *,
+        as_given: bool = False,
     ) -> Check:
+        """``body`` run as a property on ``strategy``'s examples: the check's row. Examples are cut to
+        the references the target takes (conformance.runner.references), unless ``as_given``:
+        those that carry indices into a segment's references (the caller makes such a check n/a
+        for a target that takes one or the same number)."""
         failing: list[Any] = []  # the last failing input: after shrinking, the shrunk one
 
         def last() -> Any:
             return failing[0] if failing else None
 
         kind = self.target.references
-        if kind != "any" and ident not in REFERENCES_AS_GIVEN:  # only corpora it can express
+        if kind != "any" and not as_given:  # only corpora it can express
             strategy = strategy.map(lambda example: expressible_example(kind, example))
         answered_before, skipped_before = self.target.answered, self.target.skipped
         not_asked_before = self.target.not_asked

@@ -8,8 +8,8 @@ from typing import Any
 from hypothesis import assume
 
 from conformance.runner.fingerprint.base import Corpus
-from conformance.runner.judge.base import REFERENCES_AS_GIVEN, Check, JudgeBase, corpus_of
-from conformance.suite.invariants import INVARIANTS, Invariant, holds
+from conformance.runner.judge.base import Check, JudgeBase, corpus_of
+from conformance.suite.invariants import INVARIANTS, PREMISES, Invariant, holds
 
 #: A corpus with the segment INV-EMPTY-SEGMENT appends (empty candidate, one empty reference):
 #: a point that drops empty references (then has no reference) or refuses empty candidates
@@ -36,47 +36,40 @@ class InvariantChecks(JudgeBase):
         return f"does not hold for a text target with tokenize {text[0]}, case {text[1]} (FP-TEXT)"
 
     def invariant_checks(self) -> None:
-        """Each invariant that must hold under the target's conventions, on generated inputs."""
+        """Each invariant that must hold under the target's conventions, on generated inputs.
+
+        An invariant whose needs the target does not meet is n/a with the reason: a capability it
+        does not declare, or a premise (:data:`~conformance.suite.invariants.PREMISES`) its
+        conventions break (it takes one reference per segment, its tokenizer merges tokens, its
+        point refuses the empty segment)."""
         caps = self.target.capabilities
+        why_not: dict[str, str] = {}  # each premise the target does not meet, and why
+        if self.target.references != "any":
+            why_not["references as given"] = (
+                f"needs a segment's references permuted or duplicated; the target takes "
+                f"{self.target.references} reference(s) per segment (CONF-PROTOCOL)"
+            )
+        if merging := self._text_merges_tokens():
+            why_not["tokens as given"] = merging
+        if not self.acceptable(EMPTY_SEGMENT_IN_CONTEXT):
+            why_not["empty segment"] = (
+                "the empty segment is outside the target's domain (its point refuses it)"
+            )
         has = {
             "statistics": caps.statistics,
             "sentence": "sentence" in caps.levels,
             "brevity_penalty": caps.statistics,
+            **{premise: premise not in why_not for premise in PREMISES},
         }
-        merging = self._text_merges_tokens()
         for invariant in INVARIANTS:
             missing = [need for need in sorted(invariant.needs) if not has.get(need, False)]
-            if invariant.id in REFERENCES_AS_GIVEN and self.target.references != "any":
-                detail = (
-                    f"needs a segment's references permuted or duplicated; the target takes "
-                    f"{self.target.references} reference(s) per segment (CONF-PROTOCOL)"
-                )
-                self.checks.append(Check(invariant.id, invariant.statement, "n/a", detail, (invariant.id,)))
-            elif invariant.id == "INV-RENAME" and merging:
-                self.checks.append(Check(invariant.id, invariant.statement, "n/a", merging, (invariant.id,)))
-            elif missing:
-                self.checks.append(
-                    Check(
-                        invariant.id,
-                        invariant.statement,
-                        "n/a",
-                        f"target exposes no {', '.join(missing)}",
-                        (invariant.id,),
-                    )
-                )
-            elif invariant.id == "INV-EMPTY-SEGMENT" and not self.acceptable(EMPTY_SEGMENT_IN_CONTEXT):
-                detail = "the empty segment is outside the target's domain (its point refuses it)"
+            premise = next((why_not[need] for need in missing if need in why_not), "")
+            if missing:
+                detail = premise or f"target exposes no {', '.join(missing)}"
                 self.checks.append(Check(invariant.id, invariant.statement, "n/a", detail, (invariant.id,)))
             elif not holds(invariant.id, self.config):
-                self.checks.append(
-                    Check(
-                        invariant.id,
-                        invariant.statement,
-                        "n/a",
-                        "does not hold under the target's conventions (spec 09)",
-                        (invariant.id,),
-                    )
-                )
+                detail = "does not hold under the target's conventions (spec 09)"
+                self.checks.append(Check(invariant.id, invariant.statement, "n/a", detail, (invariant.id,)))
             else:
                 self.checks.append(self._explained(self._invariant(invariant)))
 
@@ -116,4 +109,7 @@ class InvariantChecks(JudgeBase):
                 assume(self.acceptable(corpus))
             invariant.check(self.target, example)
 
-        return self._run(invariant.id, invariant.statement, invariant.strategy, body, (invariant.id,))
+        as_given = "references as given" in invariant.needs
+        return self._run(
+            invariant.id, invariant.statement, invariant.strategy, body, (invariant.id,), as_given=as_given
+        )

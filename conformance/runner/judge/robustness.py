@@ -25,11 +25,12 @@ class RobustnessChecks(JudgeBase):
                         f"{count} time(s); first: {self.target.first_fault[kind]}",
                         ("CONF-ROBUST",),
                         self.fault_examples.get(kind, self.target.first_input.get(kind)),
+                        fault=kind,
                     )
                 )
             else:
                 self.checks.append(
-                    Check(ident, title, "pass", f"{self.target.calls} calls", ("CONF-ROBUST",))
+                    Check(ident, title, "pass", f"{self.target.calls} calls", ("CONF-ROBUST",), fault=kind)
                 )
         self.checks.append(self.skipped_check())
 

@@ -47,12 +47,10 @@ class SizeChecks(DifferentialChecks):
         """SIZE-CALLS: the fingerprint's diagnostics asked again, in rounds, until the target has been
         asked LATE_CALLS_PER_EXAMPLE questions per example (one round at least): each answer must be
         the one it gave the first time (an error is an answer here, as it was then)."""
-        from conformance.runner.expectation import NOT_IN_BATTERY  # noqa: PLC0415 -- it imports the judge
-
         ident, title = "SIZE-CALLS", "the same question asked late gets the same answer"
         early = [
             (corpus, answer)
-            for corpus, answer in self.fingerprint.asked(NOT_IN_BATTERY)
+            for corpus, answer in self.fingerprint.battery()
             if isinstance(answer, float) or answer == "error"
         ]
         goal = LATE_CALLS_PER_EXAMPLE * self.examples
