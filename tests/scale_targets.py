@@ -29,6 +29,12 @@ def wrong_above_12_segments(hyps: Hypotheses, refs: References) -> float:
     return independent_bleu(hyps, refs) * (OFF if len(hyps) > 12 else 1.0)
 
 
+def a_millionth_off_above_12_segments(hyps: Hypotheses, refs: References) -> float:
+    """A millionth off on a corpus of more than 12 segments: within binary32's tolerance (1e-5), so
+    only a point in binary32 arithmetic predicts it, far outside binary64's (a few ulp)."""
+    return independent_bleu(hyps, refs) * (1 - 1e-6 if len(hyps) > 12 else 1.0)
+
+
 def wrong_above_20_tokens(hyps: Hypotheses, refs: References) -> float:
     """A thousandth off when a hypothesis has more than 20 tokens."""
     return independent_bleu(hyps, refs) * (OFF if any(len(h) > 20 for h in hyps) else 1.0)
