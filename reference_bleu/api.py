@@ -114,11 +114,16 @@ def scored_units(
     return [(conventional_total(segments, options), last_segment(segments[-1], options))]
 
 
+def _refuse_empty(options: BleuOptions) -> None:
+    """EC-012: an empty corpus is an error, unless the point scores it 0."""
+    if options.empty_corpus == "error":
+        raise BleuInputError("EC-012", "the corpus is empty: BLEU is defined for at least one segment")
+
+
 def score_segments(segments: Sequence[Statistics], options: BleuOptions) -> BleuResult:
     """Score segment statistics (with ``options.statistics_orders`` orders) under validated options."""
     if not segments:
-        if options.empty_corpus == "error":
-            raise BleuInputError("EC-012", "the corpus is empty: BLEU is defined for at least one segment")
+        _refuse_empty(options)
         return empty_corpus_result(options)
     total = conventional_total(segments, options)
     units = scored_units(segments, options)
@@ -152,6 +157,35 @@ def score_segments(segments: Sequence[Statistics], options: BleuOptions) -> Bleu
         reported=reported,
         reported_text=printed(reported, digits),
     )
+
+
+def estimated_score(segments: Sequence[Statistics], options: BleuOptions) -> float:
+    """``score_segments(segments, options).score`` to within an ulp, at a third of its cost: the
+    formula evaluated once, at ``WORKING_DIGITS`` digits (NUM-EXACT's first run, relative error
+    about 1e-45), not rounded with proof. It raises where :func:`score_segments` raises.
+
+    For comparisons within a tolerance, never for a reported score: the conformance runner's
+    predictions (spec CONF-FINGERPRINT, CONF-VERDICT) compare answers to 1e-9 and are computed
+    thousands of times a run.
+    """
+    if not segments:
+        _refuse_empty(options)
+        return 0.0
+    total = conventional_total(segments, options)
+    units = scored_units(segments, options)
+    with localcontext(Context(prec=WORKING_DIGITS)):
+        conventional_bp(total, options)  # its errors (EC-008's c = 0) are the score's too
+        if options.arithmetic != "exact":
+            return float_value(units, options)
+        if options.aggregation == "macro":
+            return float(macro_average(units, options))
+        return float(evaluate(*units[0], options=options).score)
+
+
+def estimated_bleu(options: BleuOptions, hypotheses: Any, references: Any) -> float:
+    """:func:`corpus_bleu_with`'s score, estimated as :func:`estimated_score` does (the same
+    statistics, the same errors)."""
+    return estimated_score(corpus_segments(options, hypotheses, references), options)
 
 
 def printed(reported: float, digits: int | None) -> str:
@@ -254,20 +288,24 @@ def corpus_bleu_with(options: BleuOptions, hypotheses: Any, references: Any) -> 
     The statistics come from the fast path (NUM-FAST), which gives the literal
     functions' integers.
     """
+    return score_segments(corpus_segments(options, hypotheses, references), options)
+
+
+def corpus_segments(options: BleuOptions, hypotheses: Any, references: Any) -> list[Statistics]:
+    """The statistics :func:`corpus_bleu_with` scores: the validated corpus counted on the fast path,
+    each segment kept where scoring reads them, or where none may remain (EC-004, EC-006, EC-012)."""
     hyps, refs = validate_corpus(
         hypotheses, references, no_reference=options.no_reference, empty_corpus=options.empty_corpus
     )
     rules = options.segment_rules
-    segments = fast_statistics(
+    return fast_statistics(
         hyps,
         refs,
         options.statistics_orders,
         options.ref_length,
         rules=rules,
-        # Each segment is kept where scoring reads them, or where none may remain (EC-004, EC-006, EC-012).
         keep_segments=needs_segments(options) or not hyps or rules.drops_segments,
     )
-    return score_segments(segments, options)
 
 
 def needs_segments(options: BleuOptions) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import subprocess
 import sys
 from decimal import Decimal
@@ -12,6 +13,10 @@ from hypothesis import strategies as st
 
 from conformance.suite.strategies import UNICODE_VOCABULARY, corpora
 from reference_bleu import Statistics, corpus_bleu, score_statistics, segment_statistics, sentence_bleu
+from reference_bleu.api import corpus_bleu_with, estimated_bleu
+from reference_bleu.errors import BleuError
+from reference_bleu.options import make_options
+from reference_bleu.registry import AXES
 from tests.oracle import oracle_bleu
 
 Corpus = tuple[list[list[str]], list[list[list[str]]]]
@@ -111,3 +116,44 @@ def test_the_same_input_gives_the_same_result_in_another_process() -> None:
         [["a", "b", "c", "d", "a"]], [[["a", "b", "c", "a"], ["b", "c", "d"]]], smoothing="chen-cherry-7"
     )
     assert runs == {f"{in_process.score!r} {in_process.score_decimal}\n"}
+
+
+def _valid(options: dict[str, object]) -> bool:
+    try:
+        make_options(**options)
+    except BleuError:  # a value that needs another axis's (undefined_precision=smoothed: a smoothing)
+        return False
+    return True
+
+
+#: Every value of every axis of the registry that is a point alone, as options (CONV-SPACE): the
+#: points the runner predicts at.
+_AXIS_POINTS = [
+    assignment
+    for axis in AXES.values()
+    if axis.field.group in ("score", "domain")
+    for assignment in axis.assignments()
+    if _valid(assignment)
+]
+
+
+@given(corpus=corpora(), options=st.sampled_from(_AXIS_POINTS))
+def test_the_estimated_score_is_the_exact_one_within_an_ulp(
+    corpus: tuple[list[list[str]], list[list[list[str]]]], options: dict[str, object]
+) -> None:
+    """api.estimated_score evaluates the formula once at 50 digits (relative error about 1e-45) where
+    score_segments proves the correctly rounded double: the same double but within a hair of a
+    midpoint, and the same errors (the runner reads "error" as an answer)."""
+    validated = make_options(**options)
+    try:
+        exact: float | str = corpus_bleu_with(validated, *corpus).score
+    except BleuError:
+        exact = "error"
+    try:
+        estimate: float | str = estimated_bleu(validated, *corpus)
+    except BleuError:
+        estimate = "error"
+    if isinstance(exact, str) or isinstance(estimate, str):
+        assert estimate == exact
+    else:
+        assert abs(estimate - exact) <= math.ulp(exact)

@@ -45,6 +45,7 @@ from conformance.runner.fingerprint.base import (
     Text,
     agrees,
     ask,
+    options_key,
     reference_prediction,
     reply_of,
     seen,
@@ -54,7 +55,6 @@ from conformance.runner.judge.base import MIN_ANSWERED_SHARE, Check
 from conformance.runner.references import expressible
 from conformance.suite.invariants import BY_ID, InvariantViolationError, same_statistics, statistics_of
 from conformance.suite.loader import load_vectors
-from reference_bleu import corpus_bleu
 from reference_bleu.errors import BleuError, BleuInputError, BleuOptionError
 from reference_bleu.options import make_options
 from reference_bleu.profiles import PROFILES, Profile, option_axes, resolve
@@ -118,10 +118,7 @@ class Candidate:
 
     def predict(self, corpus: Corpus) -> Answer:
         """The reference's score at this point, or "error"."""
-        try:
-            return corpus_bleu(*corpus, **dict(self.options)).score
-        except BleuError:
-            return "error"
+        return reference_prediction(self.options, corpus)
 
     @property
     def tolerance(self) -> float:
@@ -506,19 +503,6 @@ SEARCH_BEAM = 3
 SEARCH_ROUNDS = 4
 
 
-def _frozen(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
-    if isinstance(value, list | tuple):
-        return tuple(_frozen(v) for v in value)
-    return value
-
-
-def _key(options: Mapping[str, Any]) -> Any:
-    """What identifies a point's options, hashable (a weights list becomes a tuple)."""
-    return _frozen(options)
-
-
 def registry_search(
     start: Sequence[Candidate], corpora: Sequence[Corpus], answers: Sequence[Answer]
 ) -> list[Candidate]:
@@ -533,7 +517,7 @@ def registry_search(
     ranked = sorted(start, key=lambda c: _misses(c, corpora, answers))
     beam = ranked[:SEARCH_BEAM]
     best = _misses(beam[0], corpora, answers) if beam else 0
-    seen = {_key(c.options) for c in start}
+    seen = {options_key(c.options) for c in start}
     for _ in range(SEARCH_ROUNDS):
         if best == 0 or not beam:
             break
@@ -541,9 +525,9 @@ def registry_search(
         for point in beam:
             for change, assignment in one_axis_changes():
                 options = {**point.options, **assignment}
-                if _key(options) in seen:
+                if options_key(options) in seen:
                     continue
-                seen.add(_key(options))
+                seen.add(options_key(options))
                 trial = Candidate(f"{point.name} with {change}", options)
                 try:
                     option_axes(options)
