@@ -4,7 +4,8 @@ The paper's BLEU under the options of spec API-OPTIONS, and every other point of
 convention space of chapter 13 (CONV), in this order:
 
 0. A zero length that the point refuses (EC-004, ``zero_length="error"``: c = 0 or r = 0, where
-   tensorflow/nmt divides by them; ``"error-c"``: c = 0 only, where r / c is computed), then
+   tensorflow/nmt divides by them; ``"error-c"``: c = 0 only, where r / c is computed;
+   ``"error-r"``: r = 0 only, where c / r is), then
    an early return (EC-016): a tool that returns 0 when no unigram
    matches (nltk, ignite), when no order matches (sacrebleu), or when any order has no match
    (torchmetrics). The paper has none (``early_return="none"``).
@@ -27,7 +28,7 @@ convention space of chapter 13 (CONV), in this order:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from decimal import Decimal
 from fractions import Fraction
 from typing import NamedTuple
@@ -158,6 +159,15 @@ def evaluate(stats: Statistics, last: LastSegment | None = None, *, options: Ble
     return settled._replace(score=score)
 
 
+#: EC-004: whether a scored unit with lengths (c, r) is refused, for each value of ``zero_length``.
+_ZERO_LENGTH_REFUSED: dict[str, Callable[[int, Length], bool]] = {
+    "limit": lambda c, r: False,
+    "error": lambda c, r: not (c and r),
+    "error-c": lambda c, r: not c,
+    "error-r": lambda c, r: not r,
+}
+
+
 def settle(stats: Statistics, last: LastSegment | None = None, *, options: BleuOptions) -> Evaluation:
     """Steps 0 to 3 of :func:`evaluate`: the p_n and w_n that enter BLEU-SCORE, not yet combined.
 
@@ -167,8 +177,7 @@ def settle(stats: Statistics, last: LastSegment | None = None, *, options: BleuO
     and 7) run in the current decimal context.
     """
     N = options.max_order
-    refused = not stats.hyp_len if options.zero_length == "error-c" else not (stats.hyp_len and stats.ref_len)
-    if options.zero_length != "limit" and refused:
+    if _ZERO_LENGTH_REFUSED[options.zero_length](stats.hyp_len, stats.ref_len):
         raise BleuInputError(
             "EC-004", f"c = {stats.hyp_len}, r = {stats.ref_len}: the ratio c / r or r / c is undefined"
         )

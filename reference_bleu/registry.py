@@ -50,7 +50,7 @@ EarlyReturn = Literal["none", "no-unigram-match", "no-match", "any-zero"]
 BrevityPenaltyRule = Literal["paper", "coco", "plus-one"]
 Arithmetic = Literal["exact", "binary64", "binary32", "binary32-precisions"]
 Scale = Literal["unit", "percent"]
-ZeroLength = Literal["limit", "error", "error-c"]
+ZeroLength = Literal["limit", "error", "error-c", "error-r"]
 EmptyCorpus = Literal["error", "zero"]
 
 #: What a field is, for the runner and the verdict (spec CONF-VERDICT):
@@ -278,6 +278,7 @@ FIELDS: tuple[Field, ...] = (
                 "limit": "BP's limit (0 for c = 0, 1 for r = 0)",
                 "error": "an error (a tool dividing by c or r: ratio = c / r, then 1 / ratio)",
                 "error-c": "an error for c = 0 only (a tool computing exp(1 - r / c) unless c > r)",
+                "error-r": "an error for r = 0 only (a tool computing the ratio c / r; c = 0 has the limit)",
             },
         ),
         "reference_bleu.evaluation.evaluate",

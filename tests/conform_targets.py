@@ -269,6 +269,19 @@ def ratio_bleu(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[s
     return mean * (1.0 if ratio > 1.0 else math.exp(1 - 1 / ratio))
 
 
+def ratio_first_bleu(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]) -> float:
+    """The paper's BLEU in a tool that computes the length ratio c / r first (to report it) and the
+    brevity penalty from c and r after: it raises ZeroDivisionError when the corpus's total r is
+    0, and only then; a total c = 0 takes BP's limit 0 (spec EC-004's zero_length=error-r)."""
+    stats = _statistics(hyps, refs)
+    c, r = stats["hyp_len"], stats["ref_len"]
+    ratio = c / r  # reported beside the score
+    mean = _score({**stats, "hyp_len": 1, "ref_len": 1})  # the precisions alone (BP = 1)
+    if ratio >= 1.0:
+        return mean
+    return 0.0 if c == 0 else mean * math.exp(1 - r / c)
+
+
 def lowercasing_bleu(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]) -> float:
     """The paper's BLEU on tokens, each lower-cased (Python's str.lower, Unicode) before counting:
     a token tool with a case-insensitive option switched on (spec TOK-CASE)."""

@@ -46,10 +46,11 @@ REFUSING_ANSWERS = ("error", "error", "error", "error")
 def test_an_error_on_a_total_r_of_zero_is_not_a_refused_empty_reference() -> None:
     """The empty reference beside a non-empty segment tells the two apart (spec CONF-FINGERPRINT)."""
     point = BY_ID["FP-EMPTY-REFERENCE"]
+    # after FP-EMPTY-HYPOTHESIS found c = 0 scored: an error on r = 0 alone (error-r)
     ratio = settle(point, RATIO_ANSWERS, {})
     assert ratio.convention is not None
-    assert dict(ratio.convention.options) == {"zero_length": "error"}
-    # the same tool once FP-EMPTY-HYPOTHESIS has found its error on c = 0 (error-c): r = 0 too
+    assert dict(ratio.convention.options) == {"zero_length": "error-r"}
+    # the same answers once FP-EMPTY-HYPOTHESIS has found an error on c = 0 (error-c): r = 0 too
     after = settle(point, RATIO_ANSWERS, {"zero_length": "error-c"})
     assert after.convention is not None
     assert dict(after.convention.options) == {"zero_length": "error"}
@@ -90,6 +91,22 @@ def test_a_tool_dividing_by_r_is_placed_at_zero_length_error_and_asked_empty_ref
     assert rows["FP-EMPTY-REFERENCE"]["status"] == "pass"
     assert rows["FP-EMPTY-REFERENCE"]["detail"].startswith("allowed")
     assert rows["FP-EMPTY-HYPOTHESIS"]["detail"] == "scored; an error only when the total c = 0"
+    assert not [c for c in rows.values() if c["status"] not in ("pass", "n/a")], rows
+
+
+@pytest.mark.slow
+def test_a_tool_computing_the_ratio_c_over_r_first_is_placed_at_zero_length_error_r(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``ratio_first_bleu`` raises when the total r is 0 and only then; c = 0 scores 0 (BP's
+    limit). Neither zero_length=error (both) nor error-c (c only) is its point: error-r is, a
+    choice outside BLEU's domain (conformant, never a fault or "no known convention")."""
+    code, report = _report(capsys, "-t", T + "ratio_first_bleu")
+    verdict = _target(report)["verdict"]
+    assert (verdict["level"], code) == ("conformant", 0), verdict
+    assert {c["axis"]: c["found"] for c in verdict["choices"]} == {"zero_length": "error-r"}
+    rows = _rows(report)
+    assert rows["FP-EMPTY-REFERENCE"]["detail"] == "allowed; an error only when the total r = 0"
     assert not [c for c in rows.values() if c["status"] not in ("pass", "n/a")], rows
 
 

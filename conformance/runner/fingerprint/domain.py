@@ -62,8 +62,12 @@ _EMPTY_REF = (
 def _empty_ref(config: Config) -> tuple[Convention, ...]:
     return (
         by_reference("allowed: its length 0 takes part", "EC-005"),
-        # a tool computing c / r (EC-004's zero_length), not one refusing empty references
-        by_reference("allowed; an error only when the total r = 0", "EC-005", zero_length="error"),
+        # a tool computing c / r (EC-004's zero_length), not one refusing empty references: an
+        # error on r = 0 alone, or on c = 0 too when FP-EMPTY-HYPOTHESIS found one there (these
+        # diagnostics have c > 0, so that point's finding tells the two apart)
+        by_reference("allowed; an error when the total r = 0 (or c = 0)", "EC-005", zero_length="error")
+        if config.get("zero_length") in ("error", "error-c")
+        else by_reference("allowed; an error only when the total r = 0", "EC-005", zero_length="error-r"),
         by_reference("error", "EC-005", empty_references="error"),
         by_reference("ignored: empty references are left out", "EC-005", empty_references="drop"),
         *same_peers(config, ()),
