@@ -1,9 +1,10 @@
-"""Spec chapter 13's tables, generated from the registry and the profiles (spec CONV-SPACE, CONV-PROFILES).
+"""The spec's tables of options, axes and profiles, generated from the registry and the profiles
+(spec API-OPTIONS, CONV-SPACE, CONV-PROFILES).
 
-The axes and their values (:mod:`reference_bleu.registry`), the profiles' points and their
-text rules (:mod:`reference_bleu.profiles`) are written once, in the code; chapter 13 shows
-them between markers that this module rewrites. ``python -m reference_bleu.tables --write``
-regenerates them; ``--check`` exits 1 when the chapter and the code disagree (the spec
+The options, axes and their values (:mod:`reference_bleu.registry`), the profiles' points and
+their text rules (:mod:`reference_bleu.profiles`) are written once, in the code; chapters 04
+and 13 show them between markers that this module rewrites. ``python -m reference_bleu.tables
+--write`` regenerates them; ``--check`` exits 1 when a chapter and the code disagree (the spec
 self-test runs the same comparison).
 """
 
@@ -19,8 +20,9 @@ from reference_bleu.options import make_options
 from reference_bleu.profiles import PROFILES, Family, axis_values, paper_differences, resolve
 from reference_bleu.registry import AXES, BY_NAME, OPTION_FIELDS, Axis
 
-#: The chapter the tables live in.
-CHAPTER = Path(__file__).resolve().parent.parent / "spec" / "13-conventions.md"
+#: The spec's folder, and the chapter of the convention space.
+SPEC = Path(__file__).resolve().parent.parent / "spec"
+CHAPTER = SPEC / "13-conventions.md"
 _BLOCK = re.compile(r"(<!-- generated: (?P<name>[a-z]+) -->\n)(?P<body>.*?)(<!-- end of generated -->)", re.S)
 
 
@@ -55,6 +57,38 @@ def _point(name: str) -> dict[str, Any]:
     profile = resolve(name)
     options = make_options(**profile.options)
     return {**profile.text, **{f: getattr(options, f) for f in OPTION_FIELDS}}
+
+
+def _entry(spec_id: str) -> str:
+    """A link to the spec section ``spec_id`` heads (``## ID — ...`` in some chapter)."""
+    for chapter in sorted(SPEC.glob("[0-9]*.md")):
+        if re.search(rf"^## {re.escape(spec_id)}( |$)", chapter.read_text(encoding="utf-8"), re.M):
+            return f"[{spec_id}]({chapter.name}#{spec_id.lower()})"
+    raise ValueError(f"no spec section is headed {spec_id}")
+
+
+def _shown_default(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, tuple):
+        return ", ".join(str(v) for v in value)
+    return f"`{value}`" if isinstance(value, str) else str(value)
+
+
+def options_table() -> str:
+    """API-OPTIONS. Every option of ``corpus_bleu``: its values (a choice's, or what it takes), the
+    paper's value, the entry that documents it."""
+    rows = []
+    for name in OPTION_FIELDS:
+        field = BY_NAME[name]
+        if field.kind == "choice":
+            values = ", ".join(f"`{v}`" for v in field.values)
+        elif field.kind == "flag":
+            values = "bool"
+        else:
+            values = field.meaning
+        rows.append((f"`{name}`", values, _shown_default(field.paper), _entry(field.spec_id)))
+    return _table(("option", "values", "default", "entry"), rows)
 
 
 def axes_table() -> str:
@@ -122,11 +156,15 @@ def text_table() -> str:
     return _table(header, rows)
 
 
-GENERATED: dict[str, Callable[[], str]] = {
-    "axes": axes_table,
-    "values": values_table,
-    "profiles": profiles_table,
-    "text": text_table,
+#: The generated blocks of each chapter, by the name after ``<!-- generated:``.
+GENERATED: dict[Path, dict[str, Callable[[], str]]] = {
+    SPEC / "04-corpus.md": {"options": options_table},
+    CHAPTER: {
+        "axes": axes_table,
+        "values": values_table,
+        "profiles": profiles_table,
+        "text": text_table,
+    },
 }
 
 
@@ -134,31 +172,34 @@ def _families_complete(family: Family) -> bool:
     return bool(family.takes and family.text_rule)
 
 
-def generated_chapter(text: str) -> str:
+def generated_chapter(text: str, chapter: Path = CHAPTER) -> str:
     """The chapter with every generated block rewritten from the code."""
     missing = [name for name, family in PROFILES.items() if not _families_complete(family)]
     if missing:
         raise ValueError(f"profiles without their text rule (takes, text_rule): {', '.join(missing)}")
+    blocks = GENERATED[chapter]
     found = {m.group("name") for m in _BLOCK.finditer(text)}
-    if found != set(GENERATED):
+    if found != set(blocks):
         raise ValueError(
-            f"{CHAPTER.name} must hold the generated blocks {sorted(GENERATED)}, has {sorted(found)}"
+            f"{chapter.name} must hold the generated blocks {sorted(blocks)}, has {sorted(found)}"
         )
-    return _BLOCK.sub(lambda m: m.group(1) + GENERATED[m.group("name")]() + m.group(4), text)
+    return _BLOCK.sub(lambda m: m.group(1) + blocks[m.group("name")]() + m.group(4), text)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``--write`` regenerates chapter 13's tables; ``--check`` (the default) exits 1 when out of date."""
+    """``--write`` regenerates the chapters' tables; ``--check`` (the default) exits 1 when out of date."""
     args = list(sys.argv[1:] if argv is None else argv)
-    text = CHAPTER.read_text(encoding="utf-8")
-    fresh = generated_chapter(text)
-    if "--write" in args:
-        CHAPTER.write_text(fresh, encoding="utf-8")
-        return 0
-    if fresh != text:
-        print(f"{CHAPTER} is out of date: run python -m reference_bleu.tables --write", file=sys.stderr)
-        return 1
-    return 0
+    stale = []
+    for chapter in GENERATED:
+        text = chapter.read_text(encoding="utf-8")
+        fresh = generated_chapter(text, chapter)
+        if "--write" in args:
+            chapter.write_text(fresh, encoding="utf-8")
+        elif fresh != text:
+            stale.append(chapter)
+    for chapter in stale:
+        print(f"{chapter} is out of date: run python -m reference_bleu.tables --write", file=sys.stderr)
+    return 1 if stale else 0
 
 
 if __name__ == "__main__":

@@ -239,10 +239,14 @@ def first_code(cell: str) -> str:
 CHAPTER_13 = (SPEC / "13-conventions.md").read_text(encoding="utf-8")
 
 
-def test_the_tables_of_chapter_13_are_generated_from_the_registry_and_the_profiles() -> None:
+def test_the_spec_tables_are_generated_from_the_registry_and_the_profiles() -> None:
     # CONV-SPACE, CONV-PROFILES: the axes, their values, the profiles and their text rules are
     # written once in the code; the chapter shows them as reference_bleu.tables writes them.
     assert generated_chapter(CHAPTER_13) == CHAPTER_13, "run python -m reference_bleu.tables --write"
+    options = (SPEC / "04-corpus.md").read_text(encoding="utf-8")  # API-OPTIONS' table of the options
+    assert generated_chapter(options, SPEC / "04-corpus.md") == options, (
+        "python -m reference_bleu.tables --write"
+    )
     settings = markdown_rows(CHAPTER_13, "| profile | tool, version | what it is")
     text = markdown_rows(CHAPTER_13, "| profile | the tool takes |")
     assert set(settings) == set(text) == set(PROFILES)
