@@ -282,6 +282,21 @@ def ratio_first_bleu(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequ
     return 0.0 if c == 0 else mean * math.exp(1 - r / c)
 
 
+def early_return_then_sentinel(
+    hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]
+) -> float:
+    """0 when no unigram matches (an early return, EC-016); otherwise every zero precision, 0/0
+    included, replaced by the sentinel 2^-1022 (EC-002), without nltk's max(1, l_n): the
+    sentinel's score of a corpus whose orders all miss, 2^-1022, is not 0."""
+    stats = _statistics(hyps, refs)
+    if not stats["matches"][0]:
+        return 0.0
+    sentinel = 2.0**-1022
+    p = [m / t if m else sentinel for m, t in zip(stats["matches"], stats["totals"], strict=True)]
+    c, r = stats["hyp_len"], stats["ref_len"]
+    return (1.0 if c >= r else math.exp(1 - r / c)) * math.exp(sum(0.25 * math.log(x) for x in p))
+
+
 def lowercasing_bleu(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]) -> float:
     """The paper's BLEU on tokens, each lower-cased (Python's str.lower, Unicode) before counting:
     a token tool with a case-insensitive option switched on (spec TOK-CASE)."""

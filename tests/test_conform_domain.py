@@ -17,6 +17,7 @@ import pytest
 
 from conformance.runner.expectation import FINGERPRINT_POINT, Candidate, profile_named
 from conformance.runner.fingerprint import BY_ID, settle
+from conformance.runner.fingerprint.base import agrees
 from reference_bleu.profiles import resolve
 from tests.test_conform import T, _report
 
@@ -108,6 +109,29 @@ def test_a_tool_computing_the_ratio_c_over_r_first_is_placed_at_zero_length_erro
     rows = _rows(report)
     assert rows["FP-EMPTY-REFERENCE"]["detail"] == "allowed; an error only when the total r = 0"
     assert not [c for c in rows.values() if c["status"] not in ("pass", "n/a")], rows
+
+
+# --- a sentinel score of 2^-1022 is not an early return's 0 (EC-002, EC-016) ------------------------
+
+
+def test_a_sentinel_score_is_not_zero_and_a_subnormal_difference_is_none() -> None:
+    """Every p_n replaced by the sentinel 2^-1022 scores exactly 2^-1022 (the geometric mean of four
+    equal numbers, BP = 1), the least normal double: an answer of 0 (an early return) is another
+    convention. Below it binary64 keeps fewer digits, and 1e-312 against 0 is no difference."""
+    assert not agrees(0.0, 2.0**-1022)
+    assert agrees(2.0**-1022, 2.0**-1022 * (1 + 1e-12))
+    assert agrees(0.0, 1e-312)
+
+
+@pytest.mark.slow
+def test_an_early_return_before_a_sentinel_is_placed_on_both_axes(capsys: pytest.CaptureFixture[str]) -> None:
+    """``early_return_then_sentinel``: 0 without a unigram match, the sentinel for every other zero
+    precision. Read with 0 and 2^-1022 equal it was placed at the sentinel alone; both axes now."""
+    code, report = _report(capsys, "-t", T + "early_return_then_sentinel")
+    verdict = _target(report)["verdict"]
+    assert (verdict["level"], code) == ("variant", 1), verdict
+    found = {d["axis"]: d["found"] for d in verdict["differs"]}
+    assert found == {"early_return": "no-unigram-match", "zero_precision": "sentinel(2.225074e-308)"}
 
 
 # --- the case folding of a token target (TOK-CASE) -----------------------------------------------

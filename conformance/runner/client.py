@@ -173,9 +173,17 @@ def as_declared(prediction: float) -> str:
     return f" (rounded as declared: {Decimal(repr(prediction)).quantize(quantum, ROUND_HALF_EVEN)})"
 
 
+#: The absolute tolerance of a target's answers printed in full: below the least normal double
+#: (2^-1022, about 2.2e-308), where binary64 loses relative precision (a subnormal score), and
+#: never as wide as that double: a sentinel score of 2^-1022 (every p_n replaced by nltk's
+#: sentinel) is told from an early return's 0 (EC-002 against EC-016).
+SUBNORMAL_TOLERANCE = 1e-310
+
+
 def absolute_tolerance() -> float:
-    """The absolute tolerance of the comparisons of the current target's answers."""
-    return max(1e-300, ANSWER_RESOLUTION.get())
+    """The absolute tolerance of the comparisons of the current target's answers: half a unit of
+    its rounding's last decimal, or SUBNORMAL_TOLERANCE for answers printed in full."""
+    return max(SUBNORMAL_TOLERANCE, ANSWER_RESOLUTION.get())
 
 
 @dataclass(frozen=True)
