@@ -254,20 +254,17 @@ def _accounted_rows(checks: list[Check], verdict: Verdict) -> list[Check]:
 
 
 def _with_text_row(checks: list[Check], verdict: Verdict) -> list[Check]:
-    """A text target's row of the text axes (FP-TEXT) settled only under the placed point
-    (CONF-VERDICT) passes, saying so."""
-    if verdict.text is None:
+    """The row of the text axes (FP-TEXT for a text target, FP-CASE for a token target) whose rule
+    was found only under the placed point (CONF-VERDICT) passes, saying so."""
+    if not verdict.settled:
         return checks
-    tokenize, case, split = verdict.text
-    rule = "" if split == "unicode" else f", split {split}"
-    settled = f"tokenize {tokenize}, case {case}{rule} (under the point the target is placed at)"
+    settled = f"{verdict.settled} (under the point the target is placed at)"
 
-    def text_row(check: Check) -> bool:
-        return check.family == "fingerprint" and "tokenize" in FINGERPRINT_POINTS[check.id].text_axes
+    def failed_text_row(check: Check) -> bool:
+        point = FINGERPRINT_POINTS[check.id] if check.family == "fingerprint" else None
+        return point is not None and bool(point.text_axes) and check.status == "fail"
 
-    return [
-        replace(c, status="pass", detail=settled) if text_row(c) and c.status == "fail" else c for c in checks
-    ]
+    return [replace(c, status="pass", detail=settled) if failed_text_row(c) else c for c in checks]
 
 
 def versions() -> dict[str, str]:

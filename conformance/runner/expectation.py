@@ -271,6 +271,9 @@ class Verdict:
     #: Axes no answer of the target can show, given the references it takes (CONF-PROTOCOL: the
     #: reference length of a one-reference tool): no value is claimed on them.
     unobservable: tuple[str, ...] = ()
+    #: The text rule (FP-TEXT's or FP-CASE's convention) found only once the answers were settled
+    #: under the placed point: the report's row of that point then passes, saying so.
+    settled: str = ""
 
     def as_json(self) -> dict[str, Any]:
         """The verdict in the JSON report."""
@@ -790,9 +793,10 @@ def with_text(
             unaccounted = (finding.point.id, *unaccounted)
         return replace(verdict, differs=(*missed, *verdict.differs), unaccounted=unaccounted)
     options = dict(point.options) if point is not None else dict(fingerprint.config)
-    convention = finding.convention
+    convention, settled = finding.convention, ""
     if convention is None and point is not None:
         convention = settle(finding.point, finding.answers, options, point.tolerance).convention
+        settled = convention.name if convention is not None else ""
     expected, acceptable = expectation.text, expectation.acceptable()
     if convention is None:
         return replace(  # no point: nothing is accounted for by one
@@ -817,8 +821,9 @@ def with_text(
     differs = tuple(d for d in shown if d[3] not in acceptable.get(d[0], ()))
     chosen = (*(d for d in shown if d not in differs), *verdict.choices)
     if not differs:
-        return replace(verdict, text=text, choices=chosen)
-    return replace(verdict, level="variant", differs=(*differs, *verdict.differs), text=text, choices=chosen)
+        return replace(verdict, text=text, choices=chosen, settled=settled)
+    differs = (*differs, *verdict.differs)
+    return replace(verdict, level="variant", differs=differs, text=text, choices=chosen, settled=settled)
 
 
 def _text_axes_missed(
