@@ -80,7 +80,13 @@ def test_diagnostics_tell_spec_conventions_apart(point: object) -> None:
         # (DIV-NLTK-002); sacrebleu's default exp smoothing returns 0 early when nothing matches
         # (sacrebleu/metrics/bleu.py:258) and reports percent; bleuscore's brevity penalty uses the shortest
         # reference (compute's reference length is the minimum length over references).
-        ("nltk", {"FP-ZERO": "nltk method0", "FP-REF-LENGTH": "closest, ties to the shorter"}),
+        (
+            "nltk",
+            {
+                "FP-ZERO": "nltk method0",
+                "FP-REF-LENGTH": "the closest length, ties to the shorter (the paper, as mteval)",
+            },
+        ),
         # (exp is SMOOTH-CC3; returning 0 when nothing matches is returning 0 when no unigram does)
         (
             "sacrebleu",
@@ -89,7 +95,10 @@ def test_diagnostics_tell_spec_conventions_apart(point: object) -> None:
                 "FP-ZERO": "smoothing chen-cherry-3, 0 first when no unigram matches",
             },
         ),
-        ("bleuscore", {"FP-REF-LENGTH": "shortest reference", "FP-ZERO": "limit: a zero precision gives 0"}),
+        (
+            "bleuscore",
+            {"FP-REF-LENGTH": "the shortest reference", "FP-ZERO": "limit: a zero precision gives 0"},
+        ),
         # torchmetrics 1.9.0, functional/text/bleu.py: counts in float32 tensors (the default
         # dtype), r = target_len_list[diffs.index(min(diffs))] (the first of the closest),
         # 0 when min(numerator) == 0.
@@ -97,7 +106,7 @@ def test_diagnostics_tell_spec_conventions_apart(point: object) -> None:
             "torchmetrics",
             {
                 "FP-PRECISION": "binary32: within 1e-5 only (float32 arithmetic)",
-                "FP-REF-LENGTH": "closest, ties to the first listed",
+                "FP-REF-LENGTH": "the closest length, ties to the first reference given",
                 "FP-ZERO": "limit: a zero precision gives 0",
             },
         ),
@@ -109,7 +118,7 @@ def test_diagnostics_tell_spec_conventions_apart(point: object) -> None:
         ),
         (
             "reference[ref_length=average,smoothing=add-k,smoothing_value=0.25]",
-            {"FP-REF-LENGTH": "average reference length", "FP-ZERO": "smoothing add-k, k = 0.25"},
+            {"FP-REF-LENGTH": "the mean of the reference lengths", "FP-ZERO": "smoothing add-k, k = 0.25"},
         ),
     ],
 )

@@ -79,7 +79,7 @@ def test_a_percent_target_with_the_plus_one_bp_is_read_as_percent() -> None:
     assert names["FP-BP"] == "plus-one: exp(1 - (r+1)/(c+1)) for c < r"
     assert found.config["brevity_penalty"] == "plus-one"
     assert names["FP-PRECISION"] == "binary64: within 1e-9 of the exact score"
-    assert names["FP-REF-LENGTH"] == "closest, ties to the shorter"
+    assert names["FP-REF-LENGTH"] == "the closest length, ties to the shorter (the paper, as mteval)"
     assert not faults
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from conformance.runner.fingerprint.base import Config, Convention, Diagnostic, Point, alphabet, by_reference
-from reference_bleu.length import REF_LENGTH_RULES
+from reference_bleu.registry import BY_NAME
 
 #: Every precision 1 (the candidate is a piece of a reference): the score is BP, so r shows.
 _TWELVE = alphabet(12)
@@ -13,18 +13,11 @@ _REF_LENGTH = (
     Diagnostic("c=12; refs of 20, 13, 8", ([_TWELVE], [[alphabet(20), alphabet(13), alphabet(8, 50)]])),
 )
 
-_RULE_NAMES = {
-    "closest": "closest, ties to the shorter",
-    "closest-longer": "closest, ties to the longer",
-    "closest-first": "closest, ties to the first listed",
-    "shortest": "shortest reference",
-    "longest": "longest reference",
-    "average": "average reference length",
-}
-
 
 def _ref_length(config: Config) -> tuple[Convention, ...]:
-    return tuple(by_reference(_RULE_NAMES[rule], "EC-001", ref_length=rule) for rule in REF_LENGTH_RULES)
+    """Every rule of the registry's ``ref_length``, named by its meaning there."""
+    rules = BY_NAME["ref_length"].values
+    return tuple(by_reference(meaning, "EC-001", ref_length=rule) for rule, meaning in rules.items())
 
 
 REF_LENGTH = Point(
