@@ -312,8 +312,9 @@ def _cell(check: Check | None) -> str:
     divergences = [d for d in check.explained_by if d.startswith("DIV-")]
     why = f" ({', '.join(divergences)})" if divergences else ""
     if check.family == "fingerprint" and check.status != "fail":
-        # the convention's name; what it means is --explain's and the details' (CONF-REPORT)
-        return f"{mark}: {check.detail.split(' (equally')[0].split(': ')[0]}{why}"
+        # the convention's name, without its gloss or its equals (": ...", " (...)"); what it
+        # means is --explain's and the details' (CONF-REPORT)
+        return f"{mark}: {check.detail.split(' (')[0].split(': ')[0]}{why}"
     return mark + why
 
 
