@@ -126,8 +126,10 @@ def test_a_signal_while_held_arrives_when_the_step_ends() -> None:
     def step() -> None:
         with signals_interrupt():
             with signals_held():
-                os.kill(os.getpid(), signal.SIGTERM)
-                time.sleep(0.01)  # a pending signal's handler would have run by now
+                # raise() sends to this thread: delivered before it returns, whatever other threads
+                # run (os.kill to the process may reach another thread late, after the handlers are
+                # restored, and kill the test's process: an xdist worker once)
+                signal.raise_signal(signal.SIGTERM)
                 steps.append("the step ended")
             steps.append("after the step")  # never: the signal arrives as the block ends
 
