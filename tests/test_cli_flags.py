@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -27,8 +28,16 @@ class _CapturedError(Exception):
 
 
 def sacrebleu_parser(monkeypatch: pytest.MonkeyPatch) -> argparse.ArgumentParser:
-    """sacrebleu's parser, caught as its ``parse_args`` calls ``ArgumentParser.parse_args``."""
+    """sacrebleu's parser, caught as its ``parse_args`` calls ``ArgumentParser.parse_args``.
+
+    Importing sacrebleu's command-line module sets SIGPIPE to its default action
+    (sacrebleu/sacrebleu.py:57); the disposition is put back, or a later test of this process that
+    writes to a target which has exited dies of SIGPIPE instead of meeting BrokenPipeError (an
+    xdist worker did, in test_conform's usage errors)."""
+    disposition = signal.getsignal(signal.SIGPIPE)
     from sacrebleu import sacrebleu  # noqa: PLC0415
+
+    signal.signal(signal.SIGPIPE, disposition)
 
     def capture(self: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
         raise _CapturedError(self)
