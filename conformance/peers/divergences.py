@@ -366,6 +366,9 @@ REGISTRY: tuple[Divergence, ...] = (
     ),
 )
 
+#: Each registered divergence by its ID: what a report's explained_by entry names, and its tool.
+BY_ID: dict[str, Divergence] = {d.id: d for d in REGISTRY}
+
 #: The configurations the differential tests drive.
 SACREBLEU_CONFIGS: tuple[SacrebleuTarget, ...] = tuple(
     SacrebleuTarget(method, value, eff, level)

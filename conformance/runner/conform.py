@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from conformance.peers.divergences import BY_ID as DIVERGENCES
 from conformance.peers.models import NLTK_VERSION, SACREBLEU_VERSION
 from conformance.runner.channel import MAX_LINE_BYTES, Limits, limits_supported
 from conformance.runner.client import (
@@ -234,12 +235,12 @@ def _accounted_rows(checks: list[Check], verdict: Verdict) -> list[Check]:
         return checks
     axes = dict(verdict.point_axes)
     by = f"the point {verdict.point}"
-    own = f"DIV-{verdict.point_tool.upper()}-"
 
     def explained(check: Check) -> Check:
         point = FINGERPRINT_POINTS[check.id] if check.family == "fingerprint" else None
         if point is not None and point.axes and check.status in ("fail", "explained"):
-            if check.status == "explained" and all(d.startswith(own) for d in check.explained_by):
+            own = [d in DIVERGENCES and DIVERGENCES[d].peer == verdict.point_tool for d in check.explained_by]
+            if check.status == "explained" and all(own):
                 return check  # a divergence of the point's own tool: its registered entry says it
             values = ", ".join(f"{a}={axes[a]}" for a in point.axes if a in axes)
             return replace(
@@ -309,7 +310,7 @@ def _cell(check: Check | None) -> str:
     if check is None:
         return ""
     mark = _MARK[check.status]
-    divergences = [d for d in check.explained_by if d.startswith("DIV-")]
+    divergences = [d for d in check.explained_by if d in DIVERGENCES]
     why = f" ({', '.join(divergences)})" if divergences else ""
     if check.family == "fingerprint" and check.status != "fail":
         # the convention's name, without its gloss or its equals (": ...", " (...)"); what it
