@@ -120,6 +120,17 @@ def _refuse_empty(options: BleuOptions) -> None:
         raise BleuInputError("EC-012", "the corpus is empty: BLEU is defined for at least one segment")
 
 
+def _evaluated(
+    units: Sequence[tuple[Statistics, LastSegment]], options: BleuOptions
+) -> tuple[Decimal, Evaluation | None]:
+    """The score of the scored units in the current decimal context: the mean of each segment's
+    (macro, EC-009), or the corpus's, with its evaluation (micro)."""
+    if options.aggregation == "macro":
+        return macro_average(units, options), None
+    evaluation = evaluate(*units[0], options=options)
+    return evaluation.score, evaluation
+
+
 def score_segments(segments: Sequence[Statistics], options: BleuOptions) -> BleuResult:
     """Score segment statistics (with ``options.statistics_orders`` orders) under validated options."""
     if not segments:
@@ -130,11 +141,9 @@ def score_segments(segments: Sequence[Statistics], options: BleuOptions) -> Bleu
     evaluations: list[Evaluation] = []
 
     def run() -> Decimal:
-        evaluations.clear()
-        if options.aggregation == "macro":
-            return macro_average(units, options)
-        evaluations.append(evaluate(*units[0], options=options))
-        return evaluations[-1].score
+        score, evaluation = _evaluated(units, options)
+        evaluations[:] = [] if evaluation is None else [evaluation]
+        return score
 
     score = correctly_rounded(run)
     bp = correctly_rounded(lambda: conventional_bp(total, options))
@@ -177,9 +186,7 @@ def estimated_score(segments: Sequence[Statistics], options: BleuOptions) -> flo
         conventional_bp(total, options)  # its errors (EC-008's c = 0) are the score's too
         if options.arithmetic != "exact":
             return float_value(units, options)
-        if options.aggregation == "macro":
-            return float(macro_average(units, options))
-        return float(evaluate(*units[0], options=options).score)
+        return float(_evaluated(units, options)[0])
 
 
 def estimated_bleu(options: BleuOptions, hypotheses: Any, references: Any) -> float:
