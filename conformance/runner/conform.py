@@ -42,6 +42,7 @@ from conformance.runner.client import (
 from conformance.runner.expectation import AXIS_SPEC, Expectation, Verdict, judge_expectation
 from conformance.runner.fingerprint import BY_ID as FINGERPRINT_POINTS
 from conformance.runner.fingerprint import fingerprint
+from conformance.runner.fingerprint.base import Point
 from conformance.runner.judge import Judge
 from conformance.runner.judge.base import Check
 from conformance.runner.legend import LEGEND, explain_id, fitted, legend, table
@@ -222,6 +223,11 @@ def _judged_at_resolution(spec: str, target: ProtocolTarget, settings: RunSettin
     )
 
 
+def _point_of(check: Check) -> Point | None:
+    """The fingerprint point a fingerprint row reports (its ID is the point's), else None."""
+    return FINGERPRINT_POINTS[check.id] if check.family == "fingerprint" else None
+
+
 def _accounted_rows(checks: list[Check], verdict: Verdict) -> list[Check]:
     """Rows explained by the point the target is placed at, not by anything else (CONF-VERDICT).
 
@@ -237,7 +243,7 @@ def _accounted_rows(checks: list[Check], verdict: Verdict) -> list[Check]:
     by = f"the point {verdict.point}"
 
     def explained(check: Check) -> Check:
-        point = FINGERPRINT_POINTS[check.id] if check.family == "fingerprint" else None
+        point = _point_of(check)
         if point is not None and point.axes and check.status in ("fail", "explained"):
             own = [d in DIVERGENCES and DIVERGENCES[d].peer == verdict.point_tool for d in check.explained_by]
             if check.status == "explained" and all(own):
@@ -262,7 +268,7 @@ def _with_text_row(checks: list[Check], verdict: Verdict) -> list[Check]:
     settled = f"{verdict.settled} (under the point the target is placed at)"
 
     def failed_text_row(check: Check) -> bool:
-        point = FINGERPRINT_POINTS[check.id] if check.family == "fingerprint" else None
+        point = _point_of(check)
         return point is not None and bool(point.text_axes) and check.status == "fail"
 
     return [replace(c, status="pass", detail=settled) if failed_text_row(c) else c for c in checks]
