@@ -10,6 +10,7 @@ self-test runs the same comparison).
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -59,12 +60,22 @@ def _point(name: str) -> dict[str, Any]:
     return {**profile.text, **{f: getattr(options, f) for f in OPTION_FIELDS}}
 
 
-def _entry(spec_id: str) -> str:
-    """A link to the spec section ``spec_id`` heads (``## ID — ...`` in some chapter)."""
+@functools.cache
+def _chapters() -> dict[str, str]:
+    """Each spec section's ID (a ``## ID`` or ``## ID — title`` heading) with its chapter's file,
+    the first chapter heading it; the chapters are read once."""
+    found: dict[str, str] = {}
     for chapter in sorted(SPEC.glob("[0-9]*.md")):
-        if re.search(rf"^## {re.escape(spec_id)}( |$)", chapter.read_text(encoding="utf-8"), re.M):
-            return f"[{spec_id}]({chapter.name}#{spec_id.lower()})"
-    raise ValueError(f"no spec section is headed {spec_id}")
+        for spec_id in re.findall(r"^## (\S+)(?: |$)", chapter.read_text(encoding="utf-8"), re.M):
+            found.setdefault(spec_id, chapter.name)
+    return found
+
+
+def _entry(spec_id: str) -> str:
+    """A link to the spec section ``spec_id`` heads."""
+    if spec_id not in _chapters():
+        raise ValueError(f"no spec section is headed {spec_id}")
+    return f"[{spec_id}]({_chapters()[spec_id]}#{spec_id.lower()})"
 
 
 def _shown_default(value: Any) -> str:
