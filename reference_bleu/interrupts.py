@@ -15,10 +15,13 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from types import FrameType
+from typing import Any
 
+#: A Python signal handler.
+_Handler = Callable[[int, FrameType | None], None]
 #: The signals handled as Ctrl-C (POSIX; on Windows only SIGTERM exists, and is never delivered).
 SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 
@@ -57,17 +60,26 @@ def signals_interrupt() -> Iterator[None]:
             raised = True
             raise Interrupted(signum)
 
-    previous = {}
-    for number in SIGNALS:
-        current = signal.getsignal(number)
-        if current is signal.SIG_IGN or sys.platform == "win32":
-            continue
-        previous[number] = signal.signal(number, interrupt)
-    try:
+    with _handled(() if sys.platform == "win32" else SIGNALS, interrupt):
         yield
+
+
+@contextmanager
+def _handled(numbers: Iterable[int], handler: _Handler) -> Iterator[dict[int, Any]]:
+    """``handler`` handles each of the signals ``numbers`` while the block runs; the block gets the
+    handlers it replaced, which are put back at the end. A signal the process ignores stays
+    ignored, and one whose handler Python did not install (``getsignal`` gives None) is left
+    alone: it could not be put back."""
+    previous: dict[int, Any] = {}
+    for number in numbers:
+        current = signal.getsignal(number)
+        if current is not signal.SIG_IGN and current is not None:
+            previous[number] = signal.signal(number, handler)
+    try:
+        yield previous
     finally:
-        for number, handler in previous.items():
-            signal.signal(number, handler)
+        for number, replaced in previous.items():
+            signal.signal(number, replaced)
 
 
 #: Every signal that ends a command by raising in the main thread: Ctrl-C's and :data:`SIGNALS`.
@@ -94,16 +106,11 @@ def signals_held() -> Iterator[None]:
     def record(signum: int, _frame: FrameType | None) -> None:
         arrived.append(signum)
 
-    previous = {}
-    for number in _HELD:
-        current = signal.getsignal(number)
-        if current is not signal.SIG_IGN and current is not None:
-            previous[number] = signal.signal(number, record)
+    previous: dict[int, Any] = {}
     try:
-        yield
+        with _handled(_HELD, record) as previous:
+            yield
     finally:
-        for number, handler in previous.items():
-            signal.signal(number, handler)
         if arrived:
             handler = previous[arrived[0]]
             if callable(handler):
