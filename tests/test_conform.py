@@ -16,8 +16,9 @@ import pytest
 
 from conformance.runner.client import ProtocolTarget, python_command
 from conformance.runner.conform import RunSettings, main, matrix, report_json, run_target
+from conformance.runner.expectation import generated_corpora
 from conformance.runner.fingerprint import POINTS, fingerprint
-from conformance.runner.fingerprint.base import BINARY32_TOLERANCE, agrees
+from conformance.runner.fingerprint.base import BINARY32_TOLERANCE, Answer, Point, agrees
 from conformance.runner.harness import answer, resolve
 from conformance.runner.protocol import load_schema
 from conformance.suite.invariants import same_score
@@ -49,28 +50,66 @@ def _statuses(report: dict[str, object]) -> dict[str, str]:
     return {c["id"]: c["status"] for c in target["checks"]}
 
 
-@pytest.mark.parametrize("point", POINTS, ids=lambda p: p.id)
-def test_diagnostics_tell_spec_conventions_apart(point: object) -> None:
-    """Under the default conventions, no two spec conventions of a point predict the same answers,
-    not even to a binary32 target's precision (BINARY32_TOLERANCE)."""
-    conventions = [c for c in point.conventions({}) if not c.divergence]  # type: ignore[attr-defined]
-    predictions = {c.name: [c.predict({}, d.corpus) for d in point.diagnostics] for c in conventions}  # type: ignore[attr-defined]
-    # The same formula under two names (spec 05): SMOOTH-FLOOR "is SMOOTH-CC1", SMOOTH-CC2 "is
-    # SMOOTH-ADD-K with k = 1", SMOOTH-EXP's definition is SMOOTH-CC3. SMOOTH-ADD-ONE is not
-    # SMOOTH-CC2: it smooths unigrams too, which the no-match diagnostic shows.
-    # The same holds for each combined with the same early return (FP-ZERO, EC-016).
-    same = [{"chen-cherry-1", "floor"}, {"chen-cherry-2", "add-k"}, {"chen-cherry-3", "exp"}]
+LISTED = [p for p in POINTS if all(c.rank == 0 for c in p.conventions({}))]
+SEARCHED = [p for p in POINTS if p not in LISTED]
 
-    def formula(name: str) -> tuple[str, str]:
-        method, _, rest = name.removeprefix("smoothing ").partition(",")
-        return next((min(pair) for pair in same if method in pair), method), rest
 
+@pytest.mark.parametrize("point", LISTED, ids=lambda p: p.id)
+def test_diagnostics_tell_spec_conventions_apart(point: Point) -> None:
+    """Under the default conventions, no two spec conventions of a listed point predict the same
+    answers, not even to a binary32 target's precision (BINARY32_TOLERANCE)."""
+    conventions = [c for c in point.conventions({}) if not c.divergence]
+    predictions = {c.name: [c.predict({}, d.corpus) for d in point.diagnostics] for c in conventions}
     for (a, pa), (b, pb) in combinations(predictions.items(), 2):
-        if a.startswith("smoothing ") and b.startswith("smoothing ") and formula(a) == formula(b):
-            assert all(map(agrees, pa, pb))
-            continue
         close = all(agrees(x, y, BINARY32_TOLERANCE) for x, y in zip(pa, pb, strict=True))
-        assert not close, f"{point.id}: {a} and {b} predict the same answers"  # type: ignore[attr-defined]
+        assert not close, f"{point.id}: {a} and {b} predict the same answers"
+
+
+#: Corpora beyond a searched point's diagnostics, on which two registry points its diagnostics do not
+#: tell apart must give the same score (small vocabularies: every order matches and misses). Each
+#: has n-grams of every order in all (segments without them included): an order without any is
+#: FP-UNDEFINED's question, asked next under what FP-ZERO found (EC-003, and max(1, l_n) over the
+#: corpus, EC-015, which differs from l_n only there).
+BEYOND = [
+    corpus
+    for corpus in generated_corpora(7, 60)
+    if all(sum(len(h) >= n for h in corpus[0]) for n in range(1, 5))
+][:40]
+
+
+@pytest.mark.slow  # every pair of 816 registry points: 17 s of CPU
+@pytest.mark.parametrize("point", SEARCHED, ids=lambda p: p.id)
+def test_diagnostics_tell_apart_every_registry_point_that_scores_differently(point: Point) -> None:
+    """A point searched over the registry (FP-ZERO) stops at the fewest axes moved that predict every
+    answer (CONF-FINGERPRINT). That finds any registry point alone only if its diagnostics tell it
+    apart from every point of no higher rank that scores differently: two registry points whose
+    predictions agree on every diagnostic, to a binary32 target's precision, must agree on 40 further
+    corpora too (the same BLEU under two spellings: SMOOTH-FLOOR is SMOOTH-CC1, an early return when
+    nothing matches is one when no unigram matches, an early return on any zero leaves nothing to
+    smooth)."""
+    assert len(BEYOND) == 40
+    conventions = point.conventions({})
+    assert len({c.name for c in conventions}) == len(conventions)
+    assert {c.rank for c in conventions} == set(range(len(point.axes) + 1))
+    on_diagnostics = [tuple(c.predict({}, d.corpus) for d in point.diagnostics) for c in conventions]
+    beyond: dict[int, list[Answer]] = {}
+    wrong = []
+    for i, j in combinations(range(len(conventions)), 2):
+        if not all(
+            agrees(x, y, BINARY32_TOLERANCE)
+            for x, y in zip(on_diagnostics[i], on_diagnostics[j], strict=True)
+        ):
+            continue
+        for k in (i, j):
+            if k not in beyond:
+                beyond[k] = [conventions[k].predict({}, corpus) for corpus in BEYOND]
+        if not all(agrees(x, y, BINARY32_TOLERANCE) for x, y in zip(beyond[i], beyond[j], strict=True)):
+            wrong.append(f"{conventions[i].name} | {conventions[j].name}")
+    assert not wrong, f"{point.id}: the diagnostics do not tell apart:\n" + "\n".join(wrong[:20])
+
+
+#: FP-ZERO's name for the paper's own zero precision (the registry's meaning, spec EC-002).
+PAPER_ZERO = "zero_precision=limit: BLEU is 0, the limit of the geometric mean (the paper)"
 
 
 @pytest.mark.parametrize(
@@ -83,7 +122,8 @@ def test_diagnostics_tell_spec_conventions_apart(point: object) -> None:
         (
             "nltk",
             {
-                "FP-ZERO": "nltk method0",
+                "FP-ZERO": "zero_precision=sentinel(2.225074e-308), early_return=no-unigram-match, "
+                "denominator=max1-segment",
                 "FP-REF-LENGTH": "the closest length, ties to the shorter (the paper, as mteval)",
             },
         ),
@@ -92,12 +132,12 @@ def test_diagnostics_tell_spec_conventions_apart(point: object) -> None:
             "sacrebleu",
             {
                 "FP-SCALE": "percent: 100 x BLEU",
-                "FP-ZERO": "smoothing chen-cherry-3, 0 first when no unigram matches",
+                "FP-ZERO": "smoothing=chen-cherry-3, early_return=no-unigram-match",
             },
         ),
         (
             "bleuscore",
-            {"FP-REF-LENGTH": "the shortest reference", "FP-ZERO": "limit: a zero precision gives 0"},
+            {"FP-REF-LENGTH": "the shortest reference", "FP-ZERO": PAPER_ZERO},
         ),
         # torchmetrics 1.9.0, functional/text/bleu.py: counts in float32 tensors (the default
         # dtype), r = target_len_list[diffs.index(min(diffs))] (the first of the closest),
@@ -107,7 +147,7 @@ def test_diagnostics_tell_spec_conventions_apart(point: object) -> None:
             {
                 "FP-PRECISION": "binary32: within 1e-5 only (float32 arithmetic)",
                 "FP-REF-LENGTH": "the closest length, ties to the first reference given",
-                "FP-ZERO": "limit: a zero precision gives 0",
+                "FP-ZERO": PAPER_ZERO,
             },
         ),
         # FP-PRECISION's precisions probe: p_n rounded to binary32, the rest binary64 (ignite's
@@ -118,7 +158,10 @@ def test_diagnostics_tell_spec_conventions_apart(point: object) -> None:
         ),
         (
             "reference[ref_length=average,smoothing=add-k,smoothing_value=0.25]",
-            {"FP-REF-LENGTH": "the mean of the reference lengths", "FP-ZERO": "smoothing add-k, k = 0.25"},
+            {
+                "FP-REF-LENGTH": "the mean of the reference lengths",
+                "FP-ZERO": "smoothing=add-k=0.25: k added to matches and totals from order 2 (sacrebleu's add-k)",
+            },
         ),
     ],
 )
@@ -141,9 +184,19 @@ def test_nltk_divergences_are_named(capsys: pytest.CaptureFixture[str]) -> None:
     code, report = _report(capsys, "-t", "nltk")
     assert code == 1
     target: Any = report["targets"][0]  # type: ignore[index]
+    # nltk's zero behaviour is a registry point (FP-ZERO's search finds it); the verdict places the
+    # target at nltk's profile and names nltk's registered divergence on each axis it moves (spec 10)
     zero = next(c for c in target["checks"] if c["id"] == "FP-ZERO")
-    assert zero["status"] == "explained"
-    assert "DIV-NLTK-002" in zero["explained_by"]
+    assert zero["status"] == "pass"
+    assert zero["detail"].startswith("zero_precision=sentinel(2.225074e-308), early_return=no-unigram-match")
+    verdict = target["verdict"]
+    assert (verdict["level"], verdict["point"]) == ("variant", "nltk")
+    specs = {d["axis"]: d["spec"] for d in verdict["differs"]}
+    assert specs == {
+        "denominator": "EC-015, DIV-NLTK-001",
+        "early_return": "EC-016, DIV-NLTK-003",
+        "zero_precision": "EC-002, DIV-NLTK-002",
+    }
 
 
 @pytest.mark.slow

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
+from conformance.peers.divergences import REGISTRY as DIVERGENCES
 from conformance.peers.targets import Outcome, ReferenceTarget
 from conformance.runner.client import ProtocolTarget
 from conformance.runner.fingerprint import Fingerprint, settle, text_of, text_values, unobservable
@@ -861,7 +862,25 @@ def judge_expectation(
     if point is None or not verdict.point:
         return verdict
     name = profile_named(replace(point, name=verdict.point), verdict.text)
-    return replace(verdict, point=name, point_tool=_tool_of(name))
+    tool = _tool_of(name)
+    return replace(verdict, point=name, point_tool=tool, differs=_with_divergences(verdict.differs, tool))
+
+
+def _with_divergences(
+    differs: tuple[tuple[str, str, str, str], ...], tool: str
+) -> tuple[tuple[str, str, str, str], ...]:
+    """Each differing axis's spec entry followed by the registered divergences of the placed point's
+    tool that take that value (spec 10, ``Divergence.axes``): nltk's sentinel is DIV-NLTK-002."""
+
+    def entries(axis: str, spec: str, found: str) -> str:
+        ids = [
+            d.id
+            for d in DIVERGENCES
+            if d.peer == tool and any(a == axis and found.startswith(v) for a, v in d.axes)
+        ]
+        return ", ".join([spec, *ids])
+
+    return tuple((a, entries(a, s, f), e, f) for a, s, e, f in differs)
 
 
 def _score_key(options: Mapping[str, Any]) -> tuple[Any, ...]:

@@ -20,6 +20,7 @@ module orders them, settles each, and adds the findings up to a :class:`Fingerpr
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -81,8 +82,18 @@ def _key(corpus: Corpus) -> str:
     return json.dumps(corpus)
 
 
+#: The evidence of a point searched over the registry shows the predictions of the paper's value and
+#: of each single value (and of those that match), not of every combination the search tried.
+EVIDENCE_RANK = 1
+
+
 def settle(point: Point, answers: Sequence[Answer], config: Config, tolerance: float = 0.0) -> Finding:
     """Match the answers to every convention of ``point`` under ``config``; spec conventions first.
+
+    A point searched over the registry (:func:`.base.registry_conventions`) is matched rank by rank:
+    the conventions that move fewest axes off the paper's value and predict every answer are found,
+    and none of a higher rank is tried (its diagnostics tell apart every two registry points that
+    give different scores: tests/test_conform.py).
 
     A convention matches within its own tolerance, or ``tolerance`` when that is larger (the
     target's precision, once FP-PRECISION has found binary32). When a spec convention
@@ -90,21 +101,25 @@ def settle(point: Point, answers: Sequence[Answer], config: Config, tolerance: f
     """
     if all(answer == SKIPPED for answer in answers):  # not asked: no evidence, no convention
         return Finding(point, (), tuple(answers), ())
-    conventions = point.conventions(config)
-    predictions = tuple(
-        (c.name, tuple(c.predict(config, d.corpus) for d in point.diagnostics)) for c in conventions
-    )
-    matched = [
-        c
-        for c, (_, p) in zip(conventions, predictions, strict=True)
-        if all(agrees(a, b, max(c.tolerance, tolerance)) for a, b in zip(answers, p, strict=True))
-    ]
+    matched: list[Convention] = []
+    predictions: list[tuple[str, tuple[Answer, ...]]] = []
+    for rank, ranked in itertools.groupby(point.conventions(config), key=lambda c: c.rank):
+        for c in ranked:
+            predicted = tuple(c.predict(config, d.corpus) for d in point.diagnostics)
+            hit = all(
+                agrees(a, b, max(c.tolerance, tolerance)) for a, b in zip(answers, predicted, strict=True)
+            )
+            matched += [c] if hit else []
+            if hit or rank <= EVIDENCE_RANK:
+                predictions.append((c.name, predicted))
+        if matched:  # a registry search stops at the fewest axes moved that explain every answer
+            break
     if any(not c.divergence for c in matched):
         matched = [c for c in matched if not c.divergence]
     if not matched and point.solve is not None:
         matched = list(point.solve(answers, config, point, tolerance))
     return Finding(
-        point, tuple(_explain_peer(m, point, config) for m in matched), tuple(answers), predictions
+        point, tuple(_explain_peer(m, point, config) for m in matched), tuple(answers), tuple(predictions)
     )
 
 

@@ -7,6 +7,7 @@ The points themselves are in the modules beside this one, one module per group o
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -26,7 +27,7 @@ from reference_bleu import corpus_bleu
 from reference_bleu.api import estimated_bleu
 from reference_bleu.errors import BleuError
 from reference_bleu.options import BleuOptions, make_options
-from reference_bleu.registry import AXES
+from reference_bleu.registry import AXES, Axis
 from reference_bleu.text import split_text_options
 from reference_bleu.tokenizers import tokenize_line
 
@@ -79,6 +80,9 @@ class Convention:
     flags: frozenset[str] = frozenset()  # e.g. "binary32", "percent", "tokenize:13a": read by the judge
     tolerance: float = MATCH_TOLERANCE  # how close an answer must be to the prediction
     breaks: frozenset[str] = frozenset()  # invariants (spec 09) this behaviour is known to break
+    #: How many of its point's axes leave the paper's value (a point searched over the registry):
+    #: settling stops at the first rank some convention of which predicts every answer.
+    rank: int = 0
 
 
 @dataclass(frozen=True)
@@ -226,7 +230,7 @@ def options_key(options: Mapping[str, Any]) -> Any:
     return _frozen(options)
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=32768)
 def _validated(key: Any) -> BleuOptions:
     """The options ``key`` spells, validated once (make_options costs more than a small corpus's score)."""
     return make_options(**dict(key))
@@ -250,6 +254,83 @@ def reference_prediction(config: Mapping[str, Any], corpus: Corpus, **overrides:
 def by_reference(name: str, spec: str, flags: frozenset[str] = frozenset(), **options: Any) -> Convention:
     return Convention(
         name, lambda config, corpus: reference_prediction(config, corpus, **options), options, (), spec, flags
+    )
+
+
+def registry_points(axes: Sequence[str], config: Config) -> list[tuple[int, Config]]:
+    """CONF-FINGERPRINT, the search over the registry: every combination of the values of ``axes``
+    (each axis's assignments, spec CONV-SPACE) that the reference accepts beside ``config``, with how
+    many axes it takes off the paper's value; fewest first, then in the registry's order."""
+    found = []
+    for combination in itertools.product(*(list(AXES[axis].assignments()) for axis in axes)):
+        assignment: Config = {}
+        for values in combination:
+            assignment.update(values)
+        try:
+            _validated(options_key({**config, **assignment}))
+        except BleuError:
+            continue
+        found.append((_off_paper(axes, assignment), assignment))
+    return sorted(found, key=lambda ranked: ranked[0])
+
+
+def _off_paper(axes: Sequence[str], assignment: Mapping[str, Any]) -> int:
+    """How many of ``axes`` take another value than the paper's in ``assignment``."""
+    return sum(any(assignment[f.name] != f.paper for f in _fields(AXES[a])) for a in axes)
+
+
+def _fields(axis: Axis) -> tuple[Any, ...]:
+    return (axis.field, *axis.refinements)
+
+
+def registry_name(axes: Sequence[str], assignment: Mapping[str, Any]) -> str:
+    """A registry point as a report names it: ``axis=value`` for each axis off the paper's value (with
+    the value's meaning when it is the only one), or the first axis's paper value with its meaning."""
+    moved = [AXES[a] for a in axes if any(assignment[f.name] != f.paper for f in _fields(AXES[a]))]
+    shown = [f"{axis.name}={axis.shown(assignment)}" for axis in moved or [AXES[axes[0]]]]
+    if len(shown) > 1:
+        return ", ".join(shown)
+    axis = (moved or [AXES[axes[0]]])[0]
+    meaning = axis.field.values.get(str(assignment[axis.name]), "")
+    return shown[0] + (f": {meaning}" if meaning else "")
+
+
+def registry_conventions(axes: tuple[str, ...], config: Config) -> tuple[Convention, ...]:
+    """The conventions of a point searched over the registry (CONF-FINGERPRINT): every registry point
+    on ``axes`` (:func:`registry_points`), each predicted by the reference with the axes' fields set
+    (the paper's values too: they replace any found before), ranked by the axes it moves and citing
+    the spec entry of the first it moves."""
+    return _registry_conventions(axes, options_key(config))
+
+
+@functools.lru_cache(maxsize=256)
+def _registry_conventions(axes: tuple[str, ...], key: Any) -> tuple[Convention, ...]:
+    found = []
+    for rank, assignment in registry_points(axes, dict(key)):
+        moved = [a for a in axes if any(assignment[f.name] != f.paper for f in _fields(AXES[a]))]
+        found.append(
+            Convention(
+                registry_name(axes, assignment),
+                functools.partial(_predicted, assignment),
+                {k: v for k, v in assignment.items() if v is not None},
+                spec=AXES[(moved or axes)[0]].field.spec_id,
+                rank=rank,
+            )
+        )
+    return tuple(found)
+
+
+def _predicted(assignment: Config, config: Config, corpus: Corpus) -> Answer:
+    return _remembered(options_key({**config, **assignment}), _frozen(corpus))
+
+
+@functools.lru_cache(maxsize=65536)
+def _remembered(options: Any, corpus: Any) -> Answer:
+    """A registry point's prediction on a diagnostic, computed once a process: a search predicts
+    hundreds of points on the same few diagnostics for every target."""
+    hypotheses, references = corpus
+    return reference_prediction(
+        dict(options), ([list(h) for h in hypotheses], [[list(r) for r in rs] for rs in references])
     )
 
 

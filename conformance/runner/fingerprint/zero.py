@@ -1,17 +1,15 @@
-"""FP-ZERO and FP-UNDEFINED: what a zero precision gives (the limit, a skip, a smoothing method and its
-parameter, solved over its range, or a peer's behaviour) and what an order without n-grams gives
-(spec EC-002, EC-003, SMOOTH)."""
+"""FP-ZERO and FP-UNDEFINED: what a zero precision gives (every registry point on the zero precision,
+smoothing, early return and denominator axes, and a smoothing parameter solved over its range) and
+what an order without n-grams gives (spec EC-002, EC-003, SMOOTH)."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from fractions import Fraction
 
 from conformance.runner.fingerprint.base import (
     MATCH_TOLERANCE,
-    PEERS,
     Answer,
     Config,
     Convention,
@@ -20,9 +18,9 @@ from conformance.runner.fingerprint.base import (
     Point,
     agrees,
     by_reference,
-    peer_convention,
-    peers_apply,
     reference_prediction,
+    registry_conventions,
+    registry_name,
     same_peers,
     words,
 )
@@ -41,73 +39,23 @@ _ZERO = (
         "two segments, the last without 4-grams",
         ([words("a b c d e f"), words("a b")], [[words("a b c x d e f")], [words("a b")]]),
     ),
+    # max(1, l_n) per segment (EC-015) shows only beside a segment without n-grams of some order, and
+    # only when no precision is 0; no registry point scores this above 1 (an answer above 1 on the
+    # unit scale is a fault: CONF-ROBUST)
+    Diagnostic(
+        "every order matches in part, beside a one-token segment",
+        ([words("a b c d e f g"), words("x")], [[words("a b c d x f g")], [words("x")]]),
+    ),
 )
 
 
-#: What a peer's zero behaviour sets, from its profile (spec CONV-PROFILES): the later points are
-#: predicted at the peer's whole point on zero counts (nltk's early return and max(1, l_n) too).
-PEER_ZERO_OPTIONS = (
-    "smoothing",
-    "smoothing_value",
-    "zero_precision",
-    "zero_value",
-    "early_return",
-    "denominator",
-)
-
-
-#: The early returns of EC-016 that FP-ZERO combines with each smoothing method.
-EARLY_RETURNS = {
-    "no-unigram-match": "0 first when no unigram matches",
-    "any-zero": "0 first when any order has no match",
-}
-
-
-#: The smoothing methods an early return changes (spec SMOOTH, EC-016). With no unigram match, a
-#: method that leaves p_1 unsmoothed (CC2, add-k, CC6) gives 0 anyway; on any zero count, only a
-#: method that also changes precisions that are not zero (torchmetrics' add-one) is left with
-#: something to do (CC7 does there what CC5 does). The others are the plain method or the limit.
-_SPEC_SMOOTHING = frozenset(n for n, m in SMOOTHING_METHODS.items() if n != "none" and not m.tool)
-EARLY_RETURN_MATTERS = {
-    "no-unigram-match": _SPEC_SMOOTHING - {"chen-cherry-2", "add-k", "chen-cherry-6"},
-    "any-zero": frozenset({"chen-cherry-2", "chen-cherry-5", "chen-cherry-6", "add-k", "add-one"}),
-}
+#: The axes FP-ZERO observes: its conventions are every registry point on them (CONF-FINGERPRINT's
+#: search: a peer's zero behaviour, nltk's sentinel with its early return and max(1, l_n), is one).
+ZERO_AXES = ("zero_precision", "smoothing", "early_return", "denominator")
 
 
 def _zero(config: Config) -> tuple[Convention, ...]:
-    found: list[Convention] = [
-        by_reference("limit: a zero precision gives 0", "EC-002", smoothing="none", zero_precision="limit"),
-        by_reference(
-            "skip: zero orders left out, weights kept", "EC-002", smoothing="none", zero_precision="skip"
-        ),
-    ]
-    found += [
-        by_reference(f"smoothing {name}", method.spec_id, smoothing=name, zero_precision="limit")
-        for name, method in SMOOTHING_METHODS.items()
-        if name != "none" and not method.tool
-    ]
-    # The early return (EC-016) combines with smoothing: a tool that returns 0 before smoothing
-    # when nothing matches (ignite, sacrebleu) or when any order is zero (torchmetrics) is the
-    # smoothing method and that rule together, not a smoothing method of its own.
-    found += [
-        by_reference(
-            f"smoothing {name}, {EARLY_RETURNS[rule]}",
-            method.spec_id,
-            smoothing=name,
-            zero_precision="limit",
-            early_return=rule,
-        )
-        for rule in EARLY_RETURNS
-        for name, method in SMOOTHING_METHODS.items()
-        if name != "none" and not method.tool and name in EARLY_RETURN_MATTERS[rule]
-    ]
-    if peers_apply(config):
-        # A peer's own zero behaviour (nltk's log-0 sentinel, DIV-NLTK-002) is what INV-ZERO
-        # tests; it is reported here, on FP-ZERO, and not again as a failed invariant.
-        found += [
-            replace(peer_convention(p, PEER_ZERO_OPTIONS), breaks=frozenset({"INV-ZERO"})) for p in PEERS
-        ]
-    return tuple(found)
+    return registry_conventions(ZERO_AXES, config)
 
 
 #: Undefined precisions: a two-token candidate (orders 3 and 4 have no n-grams), alone and in
@@ -193,7 +141,7 @@ def solved_parameters(
         ):
             found.append(
                 Convention(
-                    f"smoothing {name}, {method.parameter} = {value}",
+                    registry_name(("smoothing",), {"smoothing": name, "smoothing_value": value}),
                     _predictor(options),
                     options,
                     (),
@@ -209,7 +157,7 @@ ZERO = Point(
     "what does a zero precision give: smoothing method and parameter?",
     _ZERO,
     _zero,
-    axes=("zero_precision", "smoothing", "early_return", "denominator"),
+    axes=ZERO_AXES,
     solve=solved_parameters,
 )
 UNDEFINED = Point(
