@@ -196,7 +196,7 @@ FIELDS: tuple[Field, ...] = (
             {
                 "unicode": "Python's str.split(): every Unicode whitespace",
                 "ascii": "Perl's split: ASCII whitespace only",
-                "space": 'split(" "): the space character only, empty tokens dropped',
+                "space": 'split(" "): the space character only, empty tokens kept (an empty line is one)',
             },
         ),
         "reference_bleu.tokenizers.split_tokens",

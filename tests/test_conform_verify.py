@@ -239,6 +239,20 @@ def test_an_ascii_only_whitespace_split_is_a_variant_of_the_paper_naming_the_spl
 
 
 @pytest.mark.slow  # a whole runner run
+def test_a_split_at_single_spaces_is_a_variant_of_the_paper_naming_the_split_rule(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """An empty line split at single spaces is one empty token: the invariants' generated corpora,
+    as the target sees them, then hold a token outside their vocabulary (INV-RENAME once raised
+    KeyError on it, and the run ended with a runner error, exit 3)."""
+    code, report = _report(capsys, "-t", V + "space_split_bleu", "--input", "text")
+    target = report["targets"][0]
+    assert "runner_error" not in target or not target["runner_error"]
+    assert (target["verdict"]["level"], code) == ("variant", 1), target["verdict"]
+    assert [(d["axis"], d["found"]) for d in target["verdict"]["differs"]] == [("split", "space")]
+
+
+@pytest.mark.slow  # a whole runner run
 def test_a_13a_that_splits_numbers_is_not_sacrebleus_bleu_naming_the_tokenizer(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -114,6 +114,13 @@ def ascii_split_bleu(hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> floa
     return independent_bleu([split(h) for h in hyps], [[split(r) for r in rs] for rs in refs])
 
 
+def space_split_bleu(hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> float:
+    """The paper's BLEU on text split at every single space, ``line.split(" ")``, as tutorial code and
+    a JavaScript package do (``--input text``): two spaces make an empty token between them, and an
+    empty line is one empty token."""
+    return independent_bleu([h.split(" ") for h in hyps], [[r.split(" ") for r in rs] for rs in refs])
+
+
 #: mteval-v13a.pl's rules as written in its source (and sacrebleu 2.6.0's tokenizer_re.py), but
 #: with the period and comma split off everywhere, numbers too: "3.14" becomes "3 . 14".
 _SYMBOLS = re.compile(r"([\{-\~\[-\` -\&\(-\+\:-\@\/])")

@@ -328,6 +328,8 @@ def _cell(check: Check | None) -> str:
 def _level(report: TargetReport) -> str:
     if not report.available:
         return "not installed"
+    if report.runner_error:
+        return "RUNNER ERROR"
     if report.verdict is None:
         return "NO"
     return {
@@ -464,6 +466,8 @@ def details(report: TargetReport, markdown: bool) -> str:
             f"{indent}{report.not_asked} questions not asked: the time limit (--time-limit) was spent"
         )
     headline = report.verdict.headline() if report.verdict else "not conformant"
+    if report.runner_error:  # the runner's own bug, not the target's (exit 3): say so, and what it was
+        headline = f"the runner failed on this target (exit 3), no verdict: {report.runner_error}"
     title = f"{report.name}: {headline}"
     if report.verdict and report.verdict.ambiguous:
         lines.append(
