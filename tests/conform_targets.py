@@ -50,6 +50,20 @@ def _score(stats: dict[str, Any]) -> float:
     return (1.0 if c >= r else math.exp(1 - r / c)) * math.exp(log)
 
 
+def tiny_epsilon_bleu(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]) -> float:
+    """The paper's BLEU with 1e-13 added to every order's matches and total, p_n = (m_n + 1e-13) /
+    (l_n + 1e-13), as a deep-learning library's metric writes it to avoid log 0: a zero count gives
+    1e-13 / l_n (a smoothing parameter below the 1e-12 the runner once searched down to)."""
+    stats = _statistics(hyps, refs)
+    tiny = 1e-13
+    log = sum(
+        0.25 * math.log((m + tiny) / (t + tiny))
+        for m, t in zip(stats["matches"], stats["totals"], strict=True)
+    )
+    c, r = stats["hyp_len"], stats["ref_len"]
+    return (1.0 if c >= r else math.exp(1 - r / c)) * math.exp(log)
+
+
 def independent_bleu(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]) -> float:
     """Corpus BLEU, N = 4, closest reference length (ties to the shorter), no smoothing."""
     return _score(_statistics(hyps, refs))

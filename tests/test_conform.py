@@ -156,6 +156,14 @@ PAPER_ZERO = "zero_precision=limit: BLEU is 0, the limit of the geometric mean (
             "reference[arithmetic=binary32-precisions]",
             {"FP-PRECISION": "binary32 precisions: p_n rounded to binary32, the rest binary64"},
         ),
+        # the smoothing parameter is solved for (FP-ZERO's solver): 1e-13, as
+        # tests.conform_targets.tiny_epsilon_bleu adds it (to every count: the zero counts show it)
+        (
+            T + "tiny_epsilon_bleu",
+            {
+                "FP-ZERO": "smoothing=chen-cherry-1=1e-13: add epsilon to a zero count (Chen and Cherry 2014, method 1)"
+            },
+        ),
         (
             "reference[ref_length=average,smoothing=add-k,smoothing_value=0.25]",
             {

@@ -89,8 +89,8 @@ def _undefined(config: Config) -> tuple[Convention, ...]:
 
 
 #: Where a smoothing parameter is looked for: far beyond any value in use (sacrebleu's floor
-#: 0.1, add-k 1, nltk's epsilon 0.1, coco's 1e-9 and 1e-15 live inside it).
-SOLVED_RANGE = (1e-12, 1e12)
+#: 0.1, add-k 1, nltk's epsilon 0.1, coco's 1e-9 and 1e-15, a tensor library's 1e-13 live inside it).
+SOLVED_RANGE = (1e-30, 1e30)
 
 
 def _predictor(options: Config) -> Callable[[Config, Corpus], Answer]:
