@@ -296,6 +296,21 @@ def ratio_first_bleu(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequ
     return 0.0 if c == 0 else mean * math.exp(1 - r / c)
 
 
+def shortest_ratio_first_bleu(
+    hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]
+) -> float:
+    """tensorflow/nmt's BLEU (the shortest reference's length for BP) in a tool that computes the ratio
+    c / r first, as ``ratio_first_bleu``: it raises when the total r is 0 and only then, where nmt also
+    raises on a total c = 0 (spec EC-004's zero_length: error-r against nmt's error)."""
+    stats = _statistics(hyps, refs)
+    c, r = stats["hyp_len"], sum(min(len(x) for x in segment) for segment in refs)
+    ratio = c / r  # reported beside the score
+    mean = _score({**stats, "hyp_len": 1, "ref_len": 1})  # the precisions alone (BP = 1)
+    if ratio >= 1.0:
+        return mean
+    return 0.0 if c == 0 else mean * math.exp(1 - r / c)
+
+
 def early_return_then_sentinel(
     hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]
 ) -> float:

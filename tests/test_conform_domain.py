@@ -111,6 +111,20 @@ def test_a_tool_computing_the_ratio_c_over_r_first_is_placed_at_zero_length_erro
     assert not [c for c in rows.values() if c["status"] not in ("pass", "n/a")], rows
 
 
+@pytest.mark.slow
+def test_a_point_equal_to_a_profile_inside_the_domain_takes_its_name(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``shortest_ratio_first_bleu`` is nmt's BLEU wherever BLEU is defined; it scores a total c = 0
+    as 0 where nmt raises. A choice outside the domain is acceptable (CONF-VERDICT), so the point is
+    called nmt, not "the fingerprint's point" (texar's corpus_bleu is such a tool)."""
+    code, report = _report(capsys, "-t", T + "shortest_ratio_first_bleu")
+    verdict = _target(report)["verdict"]
+    assert (verdict["level"], code, verdict["point"]) == ("variant", 1, "nmt"), verdict
+    assert [(d["axis"], d["found"]) for d in verdict["differs"]] == [("ref_length", "shortest")]
+    assert {c["axis"]: c["found"] for c in verdict["choices"]} == {"zero_length": "error-r"}
+
+
 # --- a sentinel score of 2^-1022 is not an early return's 0 (EC-002, EC-016) ------------------------
 
 

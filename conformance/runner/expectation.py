@@ -884,11 +884,13 @@ def _with_divergences(
 
 
 def _score_key(options: Mapping[str, Any]) -> tuple[Any, ...]:
-    """What a point computes on tokens: its value on every observable axis, and the order and weights."""
+    """What a point computes on tokens inside BLEU's domain: its value on every observable score axis
+    (not the domain axes, whose choices are acceptable under every expectation: a tool scoring c = 0
+    as 0 where nmt raises is still nmt's BLEU), and the order and weights."""
     validated = make_options(**options)
     axes = Candidate("", options).axes
     return (
-        tuple(sorted(axes.items())),
+        tuple(sorted((axis, value) for axis, value in axes.items() if axis not in DOMAIN_AXES)),
         validated.max_order,
         validated.weights,
         validated.unnormalized_weights,
