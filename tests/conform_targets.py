@@ -296,6 +296,18 @@ def ratio_first_bleu(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequ
     return 0.0 if c == 0 else mean * math.exp(1 - r / c)
 
 
+def empty_reference_as_one_token(
+    hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]
+) -> float:
+    """The paper's BLEU in a one-reference tool that ends every sentence with an end-of-sentence token
+    and leaves it out of the n-grams but not of the lengths of an empty reference: its length is 1."""
+    if any(len(segment) != 1 for segment in refs):
+        raise ValueError("this tool takes exactly one reference per segment")
+    stats = _statistics(hyps, refs)
+    empty = sum(1 for segment in refs if not segment[0])
+    return _score({**stats, "ref_len": stats["ref_len"] + empty})
+
+
 def shortest_ratio_first_bleu(
     hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]
 ) -> float:

@@ -38,10 +38,14 @@ def _rows(report: dict[str, object]) -> dict[str, Any]:
 #: 2. c = 5, refs of 12 and 0 tokens: the closest is the empty one again (5 < 7), r = 0: an error;
 #: 3. "a b c d" against one empty reference, beside "a b c d" against itself: r = 0 + 4 = 4 <= c = 8,
 #:    so BP = 1; p_n = 4/8, 3/6, 2/4, 1/2 (only the second segment matches): BLEU = 1/2;
-#: 4. "a b c d" against one empty reference alone: r = 0, an error.
-RATIO_ANSWERS = ("error", "error", 0.5, "error")
+#: 4. "a b c d" against one empty reference alone: r = 0, an error;
+#: 5. "a b c d" against one empty reference, beside "a b c d e" against "a b c d e f g h i j":
+#:    c = 9 < r = 0 + 10, BP = exp(1 - 10/9); only the second segment matches, 5, 4, 3 and 2 of
+#:    totals 9, 7, 5, 3: BLEU = exp(-1/9) (5/9 4/7 3/5 2/3)^(1/4) = exp(-1/9) (8/63)^(1/4).
+FIFTH = math.exp(-1 / 9) * (8 / 63) ** 0.25
+RATIO_ANSWERS = ("error", "error", 0.5, "error", FIFTH)
 #: The same diagnostics answered by a tool that refuses any empty reference: an error on each.
-REFUSING_ANSWERS = ("error", "error", "error", "error")
+REFUSING_ANSWERS = ("error", "error", "error", "error", "error")
 
 
 def test_an_error_on_a_total_r_of_zero_is_not_a_refused_empty_reference() -> None:
@@ -123,6 +127,20 @@ def test_a_point_equal_to_a_profile_inside_the_domain_takes_its_name(
     assert (verdict["level"], code, verdict["point"]) == ("variant", 1, "nmt"), verdict
     assert [(d["axis"], d["found"]) for d in verdict["differs"]] == [("ref_length", "shortest")]
     assert {c["axis"]: c["found"] for c in verdict["choices"]} == {"zero_length": "error-r"}
+
+
+@pytest.mark.slow
+def test_a_one_reference_tool_counting_an_empty_reference_as_one_token_is_not_conformant(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``empty_reference_as_one_token`` scores an empty reference's length as 1 (an end-of-sentence
+    token, as fairseq's scorer counts it): with one reference per segment every empty reference it
+    could be asked once had c >= r, where BP hides r, and FP-EMPTY-REFERENCE said "allowed"."""
+    code, report = _report(capsys, "-t", T + "empty_reference_as_one_token", "--references", "one")
+    rows = _rows(report)
+    assert rows["FP-EMPTY-REFERENCE"]["status"] == "fail", rows["FP-EMPTY-REFERENCE"]
+    verdict = _target(report)["verdict"]
+    assert (verdict["level"], code) == ("not conformant", 1), verdict
 
 
 # --- a sentinel score of 2^-1022 is not an early return's 0 (EC-002, EC-016) ------------------------

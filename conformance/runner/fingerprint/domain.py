@@ -56,6 +56,13 @@ _EMPTY_REF = (
         ([words("a b c d"), words("a b c d")], [[[]], [words("a b c d")]]),
     ),
     Diagnostic("c=4; one empty reference (the total r = 0)", ([words("a b c d")], [[[]]])),
+    # The empty reference's length where BP shows it (c = 9 < r = 0 + 10), one reference per segment:
+    # the only way a one-reference tool shows that it counts an empty reference as 1 (an end-of-
+    # sentence token, as fairseq's scorer), where every diagnostic above has c >= r.
+    Diagnostic(
+        "an empty reference, then a candidate shorter than its reference",
+        ([words("a b c d"), words("a b c d e")], [[[]], [words("a b c d e f g h i j")]]),
+    ),
 )
 
 
