@@ -209,7 +209,8 @@ def test_a_point_equal_to_a_named_profile_takes_the_profiles_name() -> None:
     """Spec CONV-PROFILES: bleuscore is the paper's BLEU with the shortest reference length (and
     binary64, which is the exact value to 1e-13); sacrebleu[tokenize=intl] is sacrebleu with the
     intl tokenizer. A point equal to one of them is called by its name, whatever the search named
-    it; a point no profile is keeps its own name."""
+    it (equal on every axis first, else inside BLEU's domain); a point no profile is keeps its own
+    name."""
     shortest = {"ref_length": "shortest"}
     assert profile_named(Candidate(FINGERPRINT_POINT, shortest), None) == "bleuscore"
     assert profile_named(Candidate("paper with ref_length=shortest", shortest), None) == "bleuscore"
@@ -220,10 +221,15 @@ def test_a_point_equal_to_a_named_profile_takes_the_profiles_name() -> None:
         == "sacrebleu[tokenize=intl]"
     )
     assert profile_named(Candidate("sacrebleu", sacrebleu), None) == "sacrebleu"  # a token target
+    # a choice outside BLEU's domain does not change the name (it is acceptable under every
+    # expectation, CONF-VERDICT, and the verdict lists it): nmt raises on c = 0, bleuscore scores it
     error = {"zero_length": "error"}
+    assert profile_named(Candidate("paper with zero_length=error", error), None) == "paper"
+    assert profile_named(Candidate("x", {**shortest, "zero_length": "error-r"}), None) == "nmt"
+    longest = {"ref_length": "longest"}  # a point no profile is keeps its own name
     assert (
-        profile_named(Candidate("paper with zero_length=error", error), None)
-        == "paper with zero_length=error"
+        profile_named(Candidate("paper with ref_length=longest", longest), None)
+        == "paper with ref_length=longest"
     )
 
 

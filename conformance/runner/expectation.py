@@ -883,14 +883,13 @@ def _with_divergences(
     return tuple((a, entries(a, s, f), e, f) for a, s, e, f in differs)
 
 
-def _score_key(options: Mapping[str, Any]) -> tuple[Any, ...]:
-    """What a point computes on tokens inside BLEU's domain: its value on every observable score axis
-    (not the domain axes, whose choices are acceptable under every expectation: a tool scoring c = 0
-    as 0 where nmt raises is still nmt's BLEU), and the order and weights."""
+def _score_key(options: Mapping[str, Any], domain: bool = True) -> tuple[Any, ...]:
+    """What a point computes on tokens: its value on every observable axis (``domain`` False: the
+    score axes only, inside BLEU's domain), and the order and weights."""
     validated = make_options(**options)
     axes = Candidate("", options).axes
     return (
-        tuple(sorted((axis, value) for axis, value in axes.items() if axis not in DOMAIN_AXES)),
+        tuple(sorted((axis, value) for axis, value in axes.items() if domain or axis not in DOMAIN_AXES)),
         validated.max_order,
         validated.weights,
         validated.unnormalized_weights,
@@ -898,13 +897,15 @@ def _score_key(options: Mapping[str, Any]) -> tuple[Any, ...]:
 
 
 @cache
-def _named_keys() -> tuple[tuple[str, tuple[Any, ...], Text], ...]:
-    """Every named profile point (reference_bleu.space.named_points): its name, score key and text."""
+def _named_keys() -> tuple[tuple[str, tuple[Any, ...], tuple[Any, ...], Text], ...]:
+    """Every named profile point (reference_bleu.space.named_points): its name, its key on every axis
+    and on the score axes, and its text."""
     named = []
     for point in named_points():
         text = dict(point.text)
         options = {name: getattr(point.options, name) for name in OPTION_FIELDS}
-        named.append((point.name, _score_key(options), (text["tokenize"], text["lowercase"], text["split"])))
+        triple = (text["tokenize"], text["lowercase"], text["split"])
+        named.append((point.name, _score_key(options), _score_key(options, domain=False), triple))
     return tuple(named)
 
 
@@ -915,8 +916,9 @@ def profile_named(point: Candidate, text: Text) -> str:
 
     The point keeps its own name when it is a profile's whose text is the target's (``text``, a text
     target's tokenizer, folding and split rule; None for a token target, which is given tokens); else it takes
-    the name of the first named profile point (CONV-PROFILES) equal to it on every score axis and,
-    for a text target, with its text; else its own.
+    the name of the first named profile point (CONV-PROFILES) equal to it on every observable axis
+    (score and domain) or, failing that, on every score axis, and, for a text target, with its
+    text; else its own.
     """
     try:
         own = profile_point(point.name)
@@ -926,13 +928,16 @@ def profile_named(point: Candidate, text: Text) -> str:
         if text is None or tuple(dict(own.text)[axis] for axis in TEXT_AXES) == text:
             return point.name
     try:
-        key = _score_key(point.options)
+        key, inside = _score_key(point.options), _score_key(point.options, domain=False)
     except BleuError:
         return point.name
-    equal = [
-        name
-        for name, named_key, named_text in _named_keys()
-        if named_key == key and text in (None, named_text)
+    named = [
+        (name, whole, score) for name, whole, score, named_text in _named_keys() if text in (None, named_text)
+    ]
+    # equal on every axis first; else inside BLEU's domain, whose choices outside it are acceptable
+    # under every expectation (a tool scoring c = 0 as 0 where nmt raises is still nmt's BLEU)
+    equal = [name for name, whole, _ in named if whole == key] or [
+        name for name, _, score in named if score == inside
     ]
     return equal[0] if equal else point.name
 

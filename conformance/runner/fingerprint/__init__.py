@@ -105,10 +105,14 @@ def settle(point: Point, answers: Sequence[Answer], config: Config, tolerance: f
     predictions: list[tuple[str, tuple[Answer, ...]]] = []
     for rank, ranked in itertools.groupby(point.conventions(config), key=lambda c: c.rank):
         for c in ranked:
+            within = max(c.tolerance, tolerance)
+            if rank > EVIDENCE_RANK and not all(  # no evidence kept: stop at the first disagreement
+                agrees(a, c.predict(config, d.corpus), within)
+                for a, d in zip(answers, point.diagnostics, strict=True)
+            ):
+                continue
             predicted = tuple(c.predict(config, d.corpus) for d in point.diagnostics)
-            hit = all(
-                agrees(a, b, max(c.tolerance, tolerance)) for a, b in zip(answers, predicted, strict=True)
-            )
+            hit = all(agrees(a, b, within) for a, b in zip(answers, predicted, strict=True))
             matched += [c] if hit else []
             if hit or rank <= EVIDENCE_RANK:
                 predictions.append((c.name, predicted))

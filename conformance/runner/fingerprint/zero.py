@@ -17,11 +17,9 @@ from conformance.runner.fingerprint.base import (
     Diagnostic,
     Point,
     agrees,
-    by_reference,
     reference_prediction,
     registry_conventions,
     registry_name,
-    same_peers,
     words,
 )
 from reference_bleu.smoothing import SMOOTHING_METHODS
@@ -49,43 +47,31 @@ _ZERO = (
 )
 
 
+#: Undefined precisions: a two-token candidate (orders 3 and 4 have no n-grams), alone and in
+#: a corpus whose pooled p_1 = 2/3; a three-token candidate matching at every order it has (only
+#: order 4 without n-grams: nltk's method 6 needs a trigram match to score at all).
+_UNDEFINED = (
+    Diagnostic("c=2 < r=3, p_1 = p_2 = 1", ([words("a b")], [[words("a b c")]])),
+    Diagnostic(
+        "corpus of 2- and 1-token candidates", ([words("a b"), words("x")], [[words("a b")], [words("y")]])
+    ),
+    Diagnostic("c=3 < r=4, p_1 = p_2 = p_3 = 1", ([words("a b c")], [[words("a b c d")]])),
+)
+
 #: The axes FP-ZERO observes: its conventions are every registry point on them (CONF-FINGERPRINT's
 #: search: a peer's zero behaviour, nltk's sentinel with its early return and max(1, l_n), is one).
-ZERO_AXES = ("zero_precision", "smoothing", "early_return", "denominator")
+#: What an order without n-grams gives is searched with them: a smoothing or max(1, l_n) makes such
+#: an order a zero count, and a mean of sentence scores (EC-009's macro) meets one in every short
+#: segment, so neither question can be read without the other's axes.
+ZERO_AXES = ("zero_precision", "smoothing", "early_return", "denominator", "undefined_precision")
 
 
 def _zero(config: Config) -> tuple[Convention, ...]:
     return registry_conventions(ZERO_AXES, config)
 
 
-#: Undefined precisions: a two-token candidate (orders 3 and 4 have no n-grams), alone and in
-#: a corpus whose pooled p_1 = 2/3.
-_UNDEFINED = (
-    Diagnostic("c=2 < r=3, p_1 = p_2 = 1", ([words("a b")], [[words("a b c")]])),
-    Diagnostic(
-        "corpus of 2- and 1-token candidates", ([words("a b"), words("x")], [[words("a b")], [words("y")]])
-    ),
-)
-
-
 def _undefined(config: Config) -> tuple[Convention, ...]:
-    found: list[Convention] = [
-        by_reference(
-            "zero: an order without n-grams counts as p_n = 0", "EC-003", undefined_precision="zero"
-        ),
-        by_reference("effective order: dropped, weights renormalised", "EC-003", effective_order=True),
-        by_reference("skip: dropped, weights kept", "EC-003", undefined_precision="skip"),
-        by_reference("error: refuses an order without n-grams", "EC-003", undefined_precision="error"),
-    ]
-    if config.get("smoothing", "none") != "none":
-        # max(1, l_n) (EC-015): an order without n-grams is 0/1, a zero count that the smoothing
-        # then treats as any other (nltk per segment, ignite over the corpus); without smoothing
-        # 0/1 is the paper's p_n = 0
-        found += [
-            by_reference("max(1, l_n) per segment: 0/1, a zero count", "EC-015", denominator="max1-segment"),
-            by_reference("max(1, total l_n): 0/1, a zero count", "EC-015", denominator="max1-total"),
-        ]
-    return (*found, *same_peers(config, ("effective_order",)))
+    return registry_conventions(("undefined_precision",), config)
 
 
 #: Where a smoothing parameter is looked for: far beyond any value in use (sacrebleu's floor
@@ -153,9 +139,9 @@ def solved_parameters(
 
 ZERO = Point(
     "FP-ZERO",
-    ("EC-002", "SMOOTH", "EC-011"),
+    ("EC-002", "SMOOTH", "EC-011", "EC-003"),
     "what does a zero precision give: smoothing method and parameter?",
-    _ZERO,
+    _ZERO + _UNDEFINED,
     _zero,
     axes=ZERO_AXES,
     solve=solved_parameters,
