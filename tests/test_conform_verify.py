@@ -253,6 +253,22 @@ def test_a_split_at_single_spaces_is_a_variant_of_the_paper_naming_the_split_rul
 
 
 @pytest.mark.slow  # a whole runner run
+def test_a_known_case_folding_beside_an_unknown_tokenizer_is_named(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``lowercased_vowel_split_bleu`` lower-cases as Python does and then splits words after each
+    "e" (no tokenizer of the registry): the verdict names lowercase=unicode, and "no known rule" only
+    for the axes no registry value explains (CodeXGLUE's evaluator was told "no known rule" for its
+    plain lower-casing too)."""
+    code, report = _report(capsys, "-t", V + "lowercased_vowel_split_bleu", "--input", "text")
+    verdict = report["targets"][0]["verdict"]
+    assert (verdict["level"], code) == ("not conformant", 1), verdict
+    found = {d["axis"]: d["found"] for d in verdict["differs"]}
+    assert found["lowercase"] == "unicode"
+    assert found["tokenize"] == "no known rule"
+
+
+@pytest.mark.slow  # a whole runner run
 def test_a_13a_that_splits_numbers_is_not_sacrebleus_bleu_naming_the_tokenizer(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

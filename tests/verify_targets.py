@@ -149,3 +149,13 @@ def number_splitting_13a_bleu(hyps: Sequence[str], refs: Sequence[Sequence[str]]
     metric: Any = BLEU(tokenize="none")
     streams = reference_streams([[joined(r) for r in rs] for rs in refs])
     return float(metric.corpus_score([joined(h) for h in hyps], streams).score)
+
+
+def lowercased_vowel_split_bleu(hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> float:
+    """The paper's BLEU on text lower-cased (Python's str.lower) and then split at spaces and after
+    every "e": a case folding the registry knows beside a tokenizer no convention knows."""
+
+    def split(line: str) -> list[str]:
+        return line.lower().replace("e", "e ").split()
+
+    return independent_bleu([split(h) for h in hyps], [[split(r) for r in rs] for rs in refs])

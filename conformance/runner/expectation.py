@@ -786,8 +786,12 @@ def with_text(
     if finding is None or verdict.level == "insufficient evidence":
         return verdict
     if verdict.level == "not conformant":  # other checks too; a text rule no convention explains is named
-        if finding.convention is not None or finding.faults:  # a fault is the robustness checks'
+        named_bug = any(f.convention is not None and BUG in f.convention.flags for f in fingerprint.findings)
+        # a fault is the robustness checks'; a named bug (BP's lengths in characters) moves every
+        # answer, and leaves no text rule to read
+        if finding.convention is not None or finding.faults or named_bug:
             return verdict
+
         missed = _text_axes_missed(finding, expectation.text, dict(fingerprint.config))
         unaccounted = verdict.unaccounted
         if not any(u.startswith(finding.point.id) for u in unaccounted):
@@ -831,16 +835,28 @@ def _text_axes_missed(
     finding: Finding, expected: Mapping[str, str], options: Mapping[str, Any]
 ) -> tuple[tuple[str, str, str, str], ...]:
     """The text axes whose diagnostics the expected text conventions do not predict (each
-    diagnostic names the axis it probes): (axis, spec entry, expected value, "no known rule")."""
-    want = retokenized_predictor(expected, options)
-    axes = [
-        d.probes
-        for d, answer in zip(finding.point.diagnostics, finding.answers, strict=True)
-        if d.probes in TEXT_AXES and not agrees(answer, want(d.corpus))
+    diagnostic names the axis it probes): (axis, spec entry, expected value, found). Found is the
+    first registry value of the axis that, the others as expected, predicts every diagnostic probing
+    it (a Unicode lower-casing beside a tokenizer no rule explains), else "no known rule"."""
+    probing = [
+        (d, answer) for d, answer in zip(finding.point.diagnostics, finding.answers, strict=True) if d.probes
     ]
-    return tuple(
-        (axis, TEXT_AXES[axis].field.spec_id, expected[axis], "no known rule") for axis in dict.fromkeys(axes)
+
+    def predicts(text: Mapping[str, str], axis: str) -> bool:
+        want = retokenized_predictor(text, options)
+        return all(agrees(answer, want(d.corpus)) for d, answer in probing if d.probes == axis)
+
+    missed = dict.fromkeys(
+        d.probes for d, _ in probing if d.probes in TEXT_AXES and not predicts(expected, d.probes)
     )
+    found = {
+        axis: next(
+            (v for v in TEXT_AXES[axis].field.values if predicts({**expected, axis: v}, axis)),
+            "no known rule",
+        )
+        for axis in missed
+    }
+    return tuple((axis, TEXT_AXES[axis].field.spec_id, expected[axis], found[axis]) for axis in missed)
 
 
 def retokenized_predictor(text: Mapping[str, str], options: Mapping[str, Any]) -> Callable[[Corpus], Answer]:
