@@ -143,6 +143,21 @@ def test_a_one_reference_tool_counting_an_empty_reference_as_one_token_is_not_co
     assert (verdict["level"], code) == ("not conformant", 1), verdict
 
 
+@pytest.mark.slow
+def test_a_one_reference_tool_run_without_declaring_it_is_told_how(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``one_reference_bleu`` raises on every segment with several references: run as taking any
+    number (the default) it is not conformant, and the report says to give --references one."""
+    code, report = _report(capsys, "-t", T + "one_reference_bleu")
+    target = _target(report)
+    assert (target["verdict"]["level"], code) == ("not conformant", 1)
+    assert len(target["hints"]) == 1
+    assert "--references one" in target["hints"][0]
+    code, report = _report(capsys, "-t", T + "one_reference_bleu", "--references", "one")
+    assert _target(report)["hints"] == []
+
+
 # --- a sentinel score of 2^-1022 is not an early return's 0 (EC-002, EC-016) ------------------------
 
 

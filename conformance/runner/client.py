@@ -262,6 +262,11 @@ class ProtocolTarget:
     last_raw: float | None = None
     #: Questions not asked once the time limit was spent (the report says so).
     not_asked: int = 0
+    #: Answers to questions with some segment of more than one reference: (errors, scores). A target
+    #: that refuses every one of them and scores one-reference questions takes one reference per
+    #: segment without declaring it (the report says which option to give: CONF-PROTOCOL).
+    several_references: list[int] = field(default_factory=lambda: [0, 0])
+    one_reference_scored: int = 0
     _started: float | None = None
     _channel: Channel | None = None
     _capabilities: Capabilities | None = None
@@ -427,6 +432,10 @@ class ProtocolTarget:
             raise TargetSkippedError(printable(answer.get("reason", "")), declared=False)
         self.answered += 1
         self.skips.answer(hypotheses, references)
+        if not takes("one", references):
+            self.several_references[status != "error"] += 1
+        elif status != "error":
+            self.one_reference_scored += 1
         if status == "error":
             raise self._fault("error", printable(answer.get("error", ""))[:500])
         sent = input_digest(hyps, refs)

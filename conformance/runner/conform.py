@@ -47,7 +47,7 @@ from conformance.runner.judge import Judge
 from conformance.runner.judge.base import Check
 from conformance.runner.legend import LEGEND, explain_id, fitted, legend, table
 from conformance.runner.protocol import MAX_DIGITS
-from conformance.runner.references import REFERENCE_KINDS
+from conformance.runner.references import REFERENCE_KINDS, undeclared_kind_hint
 from reference_bleu.errors import BleuError
 from reference_bleu.numbers import accept_negative_numbers
 from reference_bleu.options import VERSION
@@ -86,6 +86,8 @@ class TargetReport:
     runner_error: str = ""
     #: Questions not asked because the target's time limit (``--time-limit``) was spent.
     not_asked: int = 0
+    #: What to run again with, where the answers suggest a capability the target did not declare.
+    hints: tuple[str, ...] = ()
 
     def as_json(self) -> dict[str, Any]:
         """Stable keys; no timings, so the same seed gives the same report."""
@@ -101,6 +103,7 @@ class TargetReport:
             "verdict": self.verdict.as_json() if self.verdict else None,
             "runner_error": self.runner_error,
             "not_asked": self.not_asked,
+            "hints": list(self.hints),
             "causes": [
                 {"headline": head.id, "also": [c.id for c in others]} for head, others in causes(self.checks)
             ],
@@ -220,6 +223,15 @@ def _judged_at_resolution(spec: str, target: ProtocolTarget, settings: RunSettin
         dict(caps.versions),
         verdict=verdict,
         not_asked=target.not_asked,
+        hints=tuple(
+            h
+            for h in (
+                undeclared_kind_hint(
+                    target.references, target.several_references, target.one_reference_scored
+                ),
+            )
+            if h
+        ),
     )
 
 
@@ -465,6 +477,7 @@ def details(report: TargetReport, markdown: bool) -> str:
         lines.append(
             f"{indent}{report.not_asked} questions not asked: the time limit (--time-limit) was spent"
         )
+    lines[:0] = [f"{indent}hint: {hint}" for hint in report.hints]  # before the failures it explains
     headline = report.verdict.headline() if report.verdict else "not conformant"
     if report.runner_error:  # the runner's own bug, not the target's (exit 3): say so, and what it was
         headline = f"the runner failed on this target (exit 3), no verdict: {report.runner_error}"

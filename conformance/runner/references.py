@@ -64,3 +64,22 @@ def _is_corpus(value: Any) -> bool:
         and len(value[0]) == len(value[1])
         and all(isinstance(segment, list) for segment in value[1])
     )
+
+
+#: Questions with several references a target must have refused, and none scored, before the report
+#: says it seems to take one reference per segment.
+REFUSALS_FOR_A_HINT = 3
+
+
+def undeclared_kind_hint(kind: str, several: Sequence[int], one_scored: int) -> str:
+    """CONF-PROTOCOL. A line for a target asked as taking ``any`` references that refused every
+    question with more than one reference per segment (``several``: errors, scores) while scoring
+    one-reference questions: it takes one reference per segment and did not say so; "" otherwise."""
+    refused, scored = several
+    if kind != "any" or scored or refused < REFUSALS_FOR_A_HINT or not one_scored:
+        return ""
+    return (
+        f"it refused all {refused} questions with more than one reference per segment and scored those "
+        "with one: if it takes one reference per segment, declare it (capability references: one) or "
+        "run again with --references one (CONF-PROTOCOL)"
+    )
