@@ -16,9 +16,9 @@ import pytest
 
 from conformance.runner.client import ProtocolTarget, python_command
 from conformance.runner.conform import RunSettings, main, matrix, report_json, run_target
-from conformance.runner.expectation import generated_corpora
+from conformance.runner.expectation import DOMAIN_AXES, generated_corpora
 from conformance.runner.fingerprint import POINTS, fingerprint
-from conformance.runner.fingerprint.base import BINARY32_TOLERANCE, Answer, Point, agrees
+from conformance.runner.fingerprint.base import BINARY32_TOLERANCE, Answer, Corpus, Point, agrees
 from conformance.runner.harness import answer, resolve
 from conformance.runner.protocol import load_schema
 from conformance.suite.invariants import same_score
@@ -69,6 +69,19 @@ def test_diagnostics_tell_spec_conventions_apart(point: Point) -> None:
 #: tell apart must give the same score (small vocabularies: every order matches and misses, short
 #: segments without 3- and 4-grams).
 BEYOND = generated_corpora(7, 12)
+#: For a point on axes outside BLEU's domain, the same corpora with an empty candidate, an empty
+#: reference, a segment without references, and the empty corpus.
+EMPTY: Corpus = ([], [])
+NO_REFERENCE: list[list[str]] = []
+ONE_EMPTY_REFERENCE: list[list[str]] = [[]]
+BEYOND_DOMAIN: list[Corpus] = [
+    *BEYOND,
+    *(([*h, []], [*r, [["a", "b"]]]) for h, r in BEYOND[:4]),
+    *(([*h, ["a", "b"]], [*r, [[], ["a"]]]) for h, r in BEYOND[:4]),
+    *(([*h, ["a"]], [*r, ONE_EMPTY_REFERENCE]) for h, r in BEYOND[:4]),
+    *(([*h, ["a", "b"]], [*r, NO_REFERENCE]) for h, r in BEYOND[:4]),
+    EMPTY,
+]
 
 
 def _agreeing(predictions: list[tuple[Answer, ...]]) -> list[set[int]]:
@@ -116,10 +129,11 @@ def test_diagnostics_tell_apart_every_registry_point_that_scores_differently(poi
     assert {c.rank for c in conventions} == set(range(len(point.axes) + 1))
     on_diagnostics = [tuple(c.predict({}, d.corpus) for d in point.diagnostics) for c in conventions]
     beyond: dict[int, list[Answer]] = {}
+    corpora = BEYOND_DOMAIN if set(point.axes) & set(DOMAIN_AXES) else BEYOND
 
     def further(k: int) -> list[Answer]:
         if k not in beyond:
-            beyond[k] = [conventions[k].predict({}, corpus) for corpus in BEYOND]
+            beyond[k] = [conventions[k].predict({}, corpus) for corpus in corpora]
         return beyond[k]
 
     wrong = []

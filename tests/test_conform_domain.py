@@ -42,26 +42,31 @@ def _rows(report: dict[str, object]) -> dict[str, Any]:
 #: 5. "a b c d" against one empty reference, beside "a b c d e" against "a b c d e f g h i j":
 #:    c = 9 < r = 0 + 10, BP = exp(1 - 10/9); only the second segment matches, 5, 4, 3 and 2 of
 #:    totals 9, 7, 5, 3: BLEU = exp(-1/9) (5/9 4/7 3/5 2/3)^(1/4) = exp(-1/9) (8/63)^(1/4).
+#: then FP-EMPTY-HYPOTHESIS's two, which it asks again (the zero lengths are read together):
+#: 6. one empty candidate against "a b c d": c = 0, r = 4: c / r = 0, BP's limit 0: a score of 0;
+#: 7. an empty candidate beside "a b c d", both against "a b c d": c = 4, r = 8, every p_n = 1,
+#:    BP = exp(1 - 8/4) = exp(-1).
 FIFTH = math.exp(-1 / 9) * (8 / 63) ** 0.25
-RATIO_ANSWERS = ("error", "error", 0.5, "error", FIFTH)
-#: The same diagnostics answered by a tool that refuses any empty reference: an error on each.
-REFUSING_ANSWERS = ("error", "error", "error", "error", "error")
+RATIO_ANSWERS = ("error", "error", 0.5, "error", FIFTH, 0.0, math.exp(-1))
+#: The same answered by a tool that refuses any empty reference: an error on each of the first five.
+REFUSING_ANSWERS = ("error", "error", "error", "error", "error", 0.0, math.exp(-1))
+#: The same answered by a tool that raises on the total c = 0 too (it divides by both).
+BOTH_ANSWERS = (*RATIO_ANSWERS[:5], "error", math.exp(-1))
 
 
 def test_an_error_on_a_total_r_of_zero_is_not_a_refused_empty_reference() -> None:
     """The empty reference beside a non-empty segment tells the two apart (spec CONF-FINGERPRINT)."""
     point = BY_ID["FP-EMPTY-REFERENCE"]
-    # after FP-EMPTY-HYPOTHESIS found c = 0 scored: an error on r = 0 alone (error-r)
-    ratio = settle(point, RATIO_ANSWERS, {})
-    assert ratio.convention is not None
-    assert dict(ratio.convention.options) == {"zero_length": "error-r"}
-    # the same answers once FP-EMPTY-HYPOTHESIS has found an error on c = 0 (error-c): r = 0 too
-    after = settle(point, RATIO_ANSWERS, {"zero_length": "error-c"})
-    assert after.convention is not None
-    assert dict(after.convention.options) == {"zero_length": "error"}
-    refusing = settle(point, REFUSING_ANSWERS, {})
-    assert refusing.convention is not None
-    assert dict(refusing.convention.options) == {"empty_references": "error"}
+    # c = 0 scored: an error on r = 0 alone (error-r), empty references kept
+    for answers, zero_length, empty_references in (
+        (RATIO_ANSWERS, "error-r", "keep"),
+        (BOTH_ANSWERS, "error", "keep"),  # an error on c = 0 as well
+        (REFUSING_ANSWERS, "limit", "error"),
+    ):
+        found = settle(point, answers, {})
+        assert [(m.options["zero_length"], m.options["empty_references"]) for m in found.matched] == [
+            (zero_length, empty_references)
+        ], answers
 
 
 def test_an_error_on_a_total_c_of_zero_is_not_a_refused_empty_candidate() -> None:
@@ -70,11 +75,13 @@ def test_an_error_on_a_total_c_of_zero_is_not_a_refused_empty_candidate() -> Non
     BP = exp(1 - 8/4) = exp(-1), scored by a tool that refuses only the total c = 0 (EC-004's
     error-c; FP-EMPTY-REFERENCE then tells whether it refuses r = 0 too)."""
     finding = settle(BY_ID["FP-EMPTY-HYPOTHESIS"], ("error", math.exp(-1)), {})
-    assert finding.convention is not None
-    assert dict(finding.convention.options) == {"zero_length": "error-c"}
+    # an error on c = 0 alone or on r = 0 too: these diagnostics have r > 0 (FP-EMPTY-REFERENCE tells)
+    assert [m.options["zero_length"] for m in finding.matched] == ["error", "error-c"]
+    assert {m.options["empty_candidates"] for m in finding.matched} == {"keep"}
     refusing = settle(BY_ID["FP-EMPTY-HYPOTHESIS"], ("error", "error"), {})
-    assert refusing.convention is not None
-    assert dict(refusing.convention.options) == {"empty_candidates": "error"}
+    assert [(m.options["empty_candidates"], m.options["zero_length"]) for m in refusing.matched] == [
+        ("error", "limit")
+    ]
 
 
 @pytest.mark.slow
@@ -94,8 +101,8 @@ def test_a_tool_dividing_by_r_is_placed_at_zero_length_error_and_asked_empty_ref
     assert "empty_references" not in target["reference_options"]  # the default: allowed
     rows = _rows(report)
     assert rows["FP-EMPTY-REFERENCE"]["status"] == "pass"
-    assert rows["FP-EMPTY-REFERENCE"]["detail"].startswith("allowed")
-    assert rows["FP-EMPTY-HYPOTHESIS"]["detail"] == "scored; an error only when the total c = 0"
+    assert rows["FP-EMPTY-REFERENCE"]["detail"].startswith("zero_length=error: ")
+    assert rows["FP-EMPTY-HYPOTHESIS"]["detail"].startswith("zero_length=error: ")
     assert not [c for c in rows.values() if c["status"] not in ("pass", "n/a")], rows
 
 
@@ -111,7 +118,7 @@ def test_a_tool_computing_the_ratio_c_over_r_first_is_placed_at_zero_length_erro
     assert (verdict["level"], code) == ("conformant", 0), verdict
     assert {c["axis"]: c["found"] for c in verdict["choices"]} == {"zero_length": "error-r"}
     rows = _rows(report)
-    assert rows["FP-EMPTY-REFERENCE"]["detail"] == "allowed; an error only when the total r = 0"
+    assert rows["FP-EMPTY-REFERENCE"]["detail"].startswith("zero_length=error-r: ")
     assert not [c for c in rows.values() if c["status"] not in ("pass", "n/a")], rows
 
 
@@ -307,7 +314,8 @@ def test_a_class_of_questions_skipped_undeclared_is_insufficient_evidence(
     assert "FP-EMPTY-REFERENCE" in verdict["unaccounted"]
     row = _rows(report)["FP-EMPTY-REFERENCE"]
     assert row["status"] == "insufficient"
-    assert (row["asked"], row["answered"]) == (4, 0)
+    # its five diagnostics with an empty reference skipped; FP-EMPTY-HYPOTHESIS's two answered
+    assert (row["asked"], row["answered"]) == (7, 2)
 
 
 @pytest.mark.slow
@@ -321,6 +329,9 @@ def test_a_tool_dividing_by_c_is_placed_at_zero_length_error_c(capsys: pytest.Ca
     assert (verdict["level"], code) == ("conformant", 0), verdict
     assert {c["axis"]: c["found"] for c in verdict["choices"]} == {"zero_length": "error-c"}
     rows = _rows(report)
-    assert rows["FP-EMPTY-HYPOTHESIS"]["detail"] == "scored; an error only when the total c = 0"
-    assert rows["FP-EMPTY-REFERENCE"]["detail"].startswith("allowed: its length 0 takes part")
+    # FP-EMPTY-HYPOTHESIS cannot tell an error on c = 0 alone from one on r = 0 too (its r > 0) and
+    # says so; FP-EMPTY-REFERENCE, which asks both, can
+    assert rows["FP-EMPTY-HYPOTHESIS"]["detail"].startswith("zero_length=error: ")
+    assert "(equally: zero_length=error-c" in rows["FP-EMPTY-HYPOTHESIS"]["detail"]
+    assert rows["FP-EMPTY-REFERENCE"]["detail"].startswith("zero_length=error-c: ")
     assert not [c for c in rows.values() if c["status"] not in ("pass", "n/a")], rows

@@ -2,11 +2,12 @@
 
 Each :class:`Point` is a question of the edge-case registry (spec 06) with diagnostic inputs
 and the conventions known for it. A convention predicts the target's answer on every
-diagnostic: a score, computed by the reference under the convention's options (or by a
-peer's model, for a registered divergence), or ``"error"``. The target is asked the
-diagnostics and a convention is named only when it predicts every answer; the diagnostics
-are chosen so that the conventions of a point predict pairwise different answers
-(tests/test_conform.py proves it), so no convention is ever guessed. Points are settled in
+diagnostic: a score, computed by the reference under the convention's options, or
+``"error"``. The target is asked the diagnostics and a convention is named only when it
+predicts every answer. A point's conventions are listed (the diagnostics make them predict
+pairwise different answers) or searched over the registry (every combination of its axes'
+values, matched fewest axes moved first; its diagnostics tell apart any two that score
+differently): tests/test_conform.py proves both, so no convention is ever guessed. Points are settled in
 order, each under the conventions already found (the scale first: every later answer is read
 on it). What matches nothing is reported as "matches no known convention" with the evidence.
 
@@ -25,8 +26,6 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from conformance.peers.divergences import REGISTRY
-from conformance.peers.models import Case, PeerTarget
 from conformance.runner.client import (
     ANSWER_RESOLUTION,
     SCORE_TOLERANCE,
@@ -37,7 +36,6 @@ from conformance.runner.client import (
 from conformance.runner.fingerprint import aggregation, brevity, domain, ref_length, scale, text, zero
 from conformance.runner.fingerprint.base import (
     BINARY32_TOLERANCE,
-    PEERS,
     SKIPPED,
     Answer,
     Config,
@@ -48,11 +46,9 @@ from conformance.runner.fingerprint.base import (
     Text,
     agrees,
     ask,
-    peer_name,
     seen,
 )
 from conformance.runner.references import takes
-from reference_bleu.errors import BleuError
 
 #: The points, in the order they are asked: each is settled under the conventions found before it.
 POINTS: tuple[Point, ...] = (
@@ -122,29 +118,7 @@ def settle(point: Point, answers: Sequence[Answer], config: Config, tolerance: f
         matched = [c for c in matched if not c.divergence]
     if not matched and point.solve is not None:
         matched = list(point.solve(answers, config, point, tolerance))
-    return Finding(
-        point, tuple(_explain_peer(m, point, config) for m in matched), tuple(answers), tuple(predictions)
-    )
-
-
-def _explain_peer(convention: Convention, point: Point, config: Config) -> Convention:
-    """A peer convention names the registered divergences its model shows on the diagnostics."""
-    if "peer" not in convention.divergence:
-        return convention
-    peer = next(p for p in PEERS if peer_name(p) == convention.name)
-    applied = sorted(
-        {ident for diag in point.diagnostics for ident in applied_divergences(peer, diag.corpus)}
-    )
-    return replace(convention, divergence=tuple(applied) or ("peer",))
-
-
-def applied_divergences(peer: PeerTarget, corpus: Corpus | Case) -> list[str]:
-    """The IDs of the registered divergences whose predicate holds for ``peer`` on ``corpus``."""
-    try:
-        case = corpus if isinstance(corpus, Case) else Case.of(corpus)
-    except BleuError:
-        return []
-    return [d.id for d in REGISTRY if d.applies(peer, case)]
+    return Finding(point, tuple(matched), tuple(answers), tuple(predictions))
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from conformance.runner.fingerprint.base import Config, Convention, Diagnostic, Point, alphabet, by_reference
+from conformance.runner.fingerprint.base import (
+    Config,
+    Convention,
+    Diagnostic,
+    Point,
+    alphabet,
+    registry_conventions,
+)
 
 #: Two segments, every precision 1: micro pools c and r (BP = e^-0.5), macro averages BPs;
 #: then three, where micro's BP is exp(1 - 17/12) and macro's mean is (1 + e^-1 + e^-1/4) / 3.
@@ -16,10 +23,7 @@ _AGGREGATION = (
 
 
 def _aggregation(config: Config) -> tuple[Convention, ...]:
-    return (
-        by_reference("micro: corpus statistics, then one score", "EC-009", aggregation="micro"),
-        by_reference("macro: mean of sentence scores", "EC-009", aggregation="macro"),
-    )
+    return registry_conventions(("aggregation",), config)
 
 
 AGGREGATION = Point(

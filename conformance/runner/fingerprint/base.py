@@ -10,12 +10,10 @@ import functools
 import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.peers.divergences import SACREBLEU_CONFIGS
-from conformance.peers.models import Case, PeerTarget, model, profile_of, reference_options
-from conformance.peers.targets import NltkTarget, Outcome
+from conformance.peers.targets import Outcome
 from conformance.runner.client import (
     ProtocolTarget,
     TargetFaultError,
@@ -79,7 +77,6 @@ class Convention:
     spec: str = ""  # the spec section naming it
     flags: frozenset[str] = frozenset()  # e.g. "binary32", "percent", "tokenize:13a": read by the judge
     tolerance: float = MATCH_TOLERANCE  # how close an answer must be to the prediction
-    breaks: frozenset[str] = frozenset()  # invariants (spec 09) this behaviour is known to break
     #: How many of its point's axes leave the paper's value (a point searched over the registry):
     #: settling stops at the first rank some convention of which predicts every answer.
     rank: int = 0
@@ -332,59 +329,6 @@ def _remembered(options: Any, corpus: Any) -> Answer:
     return reference_prediction(
         dict(options), ([list(h) for h in hypotheses], [[list(r) for r in rs] for rs in references])
     )
-
-
-def peer_name(peer: PeerTarget) -> str:
-    """``nltk method0``, ``sacrebleu exp``: the peer and its options, as reports show them."""
-    return f"{'nltk' if isinstance(peer, NltkTarget) else 'sacrebleu'} {peer.configuration}"
-
-
-def peer_convention(peer: PeerTarget, keys: tuple[str, ...]) -> Convention:
-    """A peer's behaviour as a convention: predicted by its model; divergent where entries apply."""
-
-    def predict(config: Config, corpus: Corpus) -> Answer:
-        try:
-            value = model(peer, Case.of(corpus))
-        except BleuError:
-            return "error"
-        return value if isinstance(value, float) else "error"
-
-    profile, extra = profile_of(peer)
-    chosen = {**profile.options, **extra}
-    options = {k: v for k, v in chosen.items() if k in keys}
-    return Convention(peer_name(peer), predict, options, ("peer",), "10-divergences")
-
-
-def peers_apply(config: Config) -> bool:
-    """Peer models assume the closest reference length and micro aggregation."""
-    return bool(
-        config.get("ref_length", "closest") == "closest" and config.get("aggregation", "micro") == "micro"
-    )
-
-
-PEERS: tuple[PeerTarget, ...] = (
-    *(NltkTarget(m, reweigh) for m in range(8) for reweigh in (False, True)),
-    *(p for p in SACREBLEU_CONFIGS if p.level == "corpus"),
-)
-
-
-def same_peers(
-    config: Config, keys: tuple[str, ...], breaks: frozenset[str] = frozenset()
-) -> tuple[Convention, ...]:
-    """Peer conventions that agree with the smoothing (and effective order) already found.
-
-    ``breaks``: the invariants the peers' behaviour on this point is known to break.
-    """
-    if not peers_apply(config):
-        return ()
-    settled = ("smoothing", "smoothing_value") + (() if "effective_order" in keys else ("effective_order",))
-
-    def same(peer: PeerTarget) -> bool:
-        options = {"smoothing": "none", "effective_order": False, **reference_options(peer)}
-        wanted = {"smoothing": "none", "effective_order": False, **config}
-        return all(options.get(k) == wanted.get(k) for k in settled)
-
-    return tuple(replace(peer_convention(p, keys), breaks=breaks) for p in PEERS if same(p))
 
 
 def ask(target: ProtocolTarget, corpus: Corpus, raw: bool = False, level: str | None = None) -> Answer:

@@ -8,10 +8,17 @@ from conformance.runner.fingerprint.base import (
     Convention,
     Diagnostic,
     Point,
-    by_reference,
-    same_peers,
+    registry_conventions,
     words,
 )
+
+#: The axes an empty candidate shows: whether it is kept, refused or dropped (EC-004), and whether
+#: the total c = 0 is an error (a tool that divides by c). An error on the total r = 0 (EC-004's
+#: ``zero_length`` again) shows only with an empty reference: FP-EMPTY-REFERENCE searches that axis
+#: again with these diagnostics and its own, and what it finds replaces what is found here.
+EMPTY_HYPOTHESIS_AXES = ("empty_candidates", "zero_length")
+#: The axes an empty reference shows, with the zero lengths and the empty candidates read together.
+EMPTY_REFERENCE_AXES = ("empty_references", "zero_length", "empty_candidates")
 
 _EMPTY_HYP = (
     Diagnostic("one empty candidate", ([[]], [[words("a b c d")]])),
@@ -22,19 +29,7 @@ _EMPTY_HYP = (
 
 
 def _empty_hyp(config: Config) -> tuple[Convention, ...]:
-    return (
-        by_reference("scored: c = 0 counts like any length (BP -> 0)", "EC-004"),
-        by_reference("error", "EC-004", empty_candidates="error"),
-        by_reference(
-            "dropped: segments with an empty candidate are left out", "EC-004", empty_candidates="drop"
-        ),
-        # an error for the corpus's total c = 0 only (its BP divides by c): a corpus with an empty
-        # candidate beside a non-empty one is scored
-        by_reference("scored; an error only when the total c = 0", "EC-004", zero_length="error-c"),
-        # nltk counts an empty candidate's n-grams as max(1, 0) (DIV-NLTK-001): appending an
-        # empty segment changes its score.
-        *same_peers(config, (), frozenset({"INV-EMPTY-SEGMENT"})),
-    )
+    return registry_conventions(EMPTY_HYPOTHESIS_AXES, config)
 
 
 _EMPTY_REF = (
@@ -67,18 +62,7 @@ _EMPTY_REF = (
 
 
 def _empty_ref(config: Config) -> tuple[Convention, ...]:
-    return (
-        by_reference("allowed: its length 0 takes part", "EC-005"),
-        # a tool computing c / r (EC-004's zero_length), not one refusing empty references: an
-        # error on r = 0 alone, or on c = 0 too when FP-EMPTY-HYPOTHESIS found one there (these
-        # diagnostics have c > 0, so that point's finding tells the two apart)
-        by_reference("allowed; an error when the total r = 0 (or c = 0)", "EC-005", zero_length="error")
-        if config.get("zero_length") in ("error", "error-c")
-        else by_reference("allowed; an error only when the total r = 0", "EC-005", zero_length="error-r"),
-        by_reference("error", "EC-005", empty_references="error"),
-        by_reference("ignored: empty references are left out", "EC-005", empty_references="drop"),
-        *same_peers(config, ()),
-    )
+    return registry_conventions(EMPTY_REFERENCE_AXES, config)
 
 
 _NO_REF = (
@@ -91,21 +75,14 @@ _NO_REF = (
 
 
 def _no_ref(config: Config) -> tuple[Convention, ...]:
-    return (
-        by_reference("error", "EC-006", no_reference="error"),
-        by_reference("as one empty reference", "EC-006", no_reference="empty"),
-        by_reference("segment dropped", "EC-006", no_reference="drop"),
-    )
+    return registry_conventions(("no_reference",), config)
 
 
 _EMPTY_CORPUS = (Diagnostic("no segments", ([], [])),)
 
 
 def _empty_corpus(config: Config) -> tuple[Convention, ...]:
-    return (
-        by_reference("error", "EC-012", empty_corpus="error"),
-        by_reference("zero", "EC-012", empty_corpus="zero"),
-    )
+    return registry_conventions(("empty_corpus",), config)
 
 
 EMPTY_HYPOTHESIS = Point(
@@ -114,15 +91,15 @@ EMPTY_HYPOTHESIS = Point(
     "what does an empty candidate give?",
     _EMPTY_HYP,
     _empty_hyp,
-    axes=("empty_candidates", "zero_length"),
+    axes=EMPTY_HYPOTHESIS_AXES,
 )
 EMPTY_REFERENCE = Point(
     "FP-EMPTY-REFERENCE",
     ("EC-005",),
     "what does an empty reference do?",
-    _EMPTY_REF,
+    _EMPTY_REF + _EMPTY_HYP,
     _empty_ref,
-    axes=("empty_references", "zero_length"),
+    axes=EMPTY_REFERENCE_AXES,
 )
 NO_REFERENCE = Point(
     "FP-NO-REFERENCE",

@@ -1,5 +1,6 @@
 """Differential checks: the target against the reference at its fingerprinted point, corpus, sentence
-and statistics, each difference explained only by the fingerprinted peers (CONF-JUDGE)."""
+and statistics; a difference is accounted for only by the point the verdict places the target at (CONF-JUDGE,
+CONF-VERDICT)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,8 @@ from typing import Any
 
 from hypothesis import assume
 
-from conformance.peers.models import Case, PeerTarget, model
 from conformance.runner.client import TargetFaultError, as_declared
-from conformance.runner.fingerprint import applied_divergences
-from conformance.runner.fingerprint.base import PEERS, Corpus, agrees, peer_name, reference_prediction
+from conformance.runner.fingerprint.base import Corpus, reference_prediction
 from conformance.runner.judge.base import Check, CheckFailureError, JudgeBase, agree_or_both_errors
 from conformance.suite.invariants import same_statistics, statistics_of
 from conformance.suite.strategies import corpora
@@ -26,34 +25,6 @@ class DifferentialChecks(JudgeBase):
     def expected(self, corpus: Corpus) -> float | str:
         """The reference's answer under the target's conventions, on the tokens the target sees."""
         return reference_prediction(self.config, self.seen(corpus))
-
-    def fingerprinted_peers(self) -> tuple[PeerTarget, ...]:
-        """The peers whose conventions the fingerprint placed the target at (CONF-JUDGE)."""
-        names = {f.convention.name for f in self.fingerprint.findings if f.convention is not None}
-        return tuple(p for p in PEERS if peer_name(p) in names)
-
-    def explain(self, corpus: Corpus, answer: float | str) -> tuple[str, ...]:
-        """The registered divergences of the fingerprinted peers whose model reproduces ``answer``.
-
-        Only a peer the fingerprint placed the target at can explain a difference (spec
-        CONF-JUDGE): a peer whose model merely happens to give the same number on a shrunk
-        input says nothing about the target, and listing every such peer named a dozen
-        unrelated tools on one row.
-        """
-        if not isinstance(answer, float):
-            return ()
-        try:
-            case = Case.of(corpus)
-        except BleuError:
-            return ()
-        found: list[str] = []
-        for peer in self.fingerprinted_peers():
-            value = model(peer, case)
-            if isinstance(value, float) and agrees(answer, value, self.fingerprint.tolerance):
-                applied = applied_divergences(peer, case)
-                if applied:
-                    found += [peer_name(peer), *applied]
-        return tuple(dict.fromkeys(found))
 
     def differential_checks(self) -> None:
         """Scores (corpus, sentence) and statistics against the reference configured to the conventions."""
@@ -72,7 +43,6 @@ class DifferentialChecks(JudgeBase):
                 raise CheckFailureError(
                     f"target {answer!r} != reference {expected!r}{rounded} under {self.config}",
                     corpus,
-                    self.explain(corpus, answer) if isinstance(answer, float) else (),
                     values=(answer, expected, self.convention),
                 )
 
@@ -103,7 +73,6 @@ class DifferentialChecks(JudgeBase):
                     raise CheckFailureError(
                         f"sentence score {outcome.score!r} != reference {expected!r}{rounded}",
                         one,
-                        self.explain(one, outcome.score),
                         values=(outcome.score, expected, self.convention),
                     )
 

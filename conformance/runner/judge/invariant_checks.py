@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from hypothesis import assume
@@ -71,24 +70,7 @@ class InvariantChecks(JudgeBase):
                 detail = "does not hold under the target's conventions (spec 09)"
                 self.checks.append(Check(invariant.id, invariant.statement, "n/a", detail, (invariant.id,)))
             else:
-                self.checks.append(self._explained(self._invariant(invariant)))
-
-    def _explained(self, check: Check) -> Check:
-        """A failed invariant that a fingerprinted peer behaviour is known to break is ``explained``.
-
-        The behaviour is already reported on its FP row with its divergence IDs (e.g. nltk's
-        log-0 sentinel, DIV-NLTK-002, breaks INV-ZERO); the counterexample is kept.
-        """
-        why = [
-            d
-            for f in self.fingerprint.findings
-            if f.convention and check.id in f.convention.breaks
-            for d in f.convention.divergence
-            if d != "peer"
-        ]
-        if check.status != "fail" or not why:
-            return check
-        return replace(check, status="explained", explained_by=tuple(dict.fromkeys(why)))
+                self.checks.append(self._invariant(invariant))
 
     def _seen_example(self, example: Any) -> Any:
         """An invariant's example with its corpus as a text target sees it (its tokenizer and case

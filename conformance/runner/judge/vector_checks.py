@@ -18,9 +18,7 @@ class VectorChecks(DifferentialChecks):
     def vector_checks(self) -> None:
         """The vectors whose options are the target's conventions; ``acceptable`` alternatives honoured."""
         mine = make_options(**self.config)
-        explained_by: dict[str, None] = {}
         failures: list[str] = []
-        explained: list[str] = []
         first: tuple[Any, Any, str] | None = None  # the first failure's values, for the row
         used = 0
         for vector in load_vectors():
@@ -42,26 +40,11 @@ class VectorChecks(DifferentialChecks):
                 if a["convention"] in self._convention_names()
             ]
             if not any(agree_or_both_errors(answer, value, self.fingerprint.tolerance) for value in allowed):
-                why = self.explain(corpus, answer)
-                (explained if why else failures).append(f"{vector.id}: {answer!r} != {allowed[0]!r}")
-                explained_by.update(dict.fromkeys(why))
-                if first is None and not why:
+                failures.append(f"{vector.id}: {answer!r} != {allowed[0]!r}")
+                if first is None:
                     options = vector.api_options() or "the paper's"
                     first = (answer, allowed[0], f"vector {vector.id}, options {options}")
         title = "vectors under the target's conventions"
-        if explained and not failures:
-            self.checks.append(
-                Check(
-                    "VECTORS",
-                    title,
-                    "explained",
-                    f"{len(explained)} of {used} differ: " + "; ".join(explained[:3]),
-                    ("CONF-VECTORS",),
-                    None,
-                    tuple(explained_by),
-                )
-            )
-            return
         if not used:
             self.checks.append(
                 Check("VECTORS", title, "n/a", "no vector has these options", ("CONF-VECTORS",))
