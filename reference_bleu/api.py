@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from decimal import Context, Decimal, localcontext
 from fractions import Fraction
 from typing import Any
@@ -27,12 +27,14 @@ class BleuResult:
     """The score and everything behind it.
 
     ``score`` is the correctly rounded double of the exact BLEU; ``score_decimal`` the same
-    value to 40 significant digits. ``precisions`` are the exact unsmoothed p_n
+    value to 40 significant digits, computed on first access where the double was decided
+    without it (NUM-SENTENCE). ``precisions`` are the exact unsmoothed p_n
     (``None`` where 0/0); ``smoothed_precisions`` what entered the formula.
     """
 
     score: float
-    score_decimal: Decimal
+    #: ``score_decimal``'s value, or the NUM-EXACT evaluation that gives it, run once on first access.
+    _score_decimal: Decimal | Callable[[], Decimal] = field(repr=False, compare=False)
     statistics: Statistics
     brevity_penalty: float
     brevity_penalty_decimal: Decimal
@@ -47,6 +49,19 @@ class BleuResult:
     profile: str | None = None
     #: Options given beside the profile that changed its value (the result is then not the tool's).
     overridden: tuple[str, ...] = ()
+
+    @property
+    def score_decimal(self) -> Decimal:
+        """The exact BLEU correctly rounded to 40 significant digits (NUM-EXACT), computed once."""
+        value = self._score_decimal
+        if not isinstance(value, Decimal):
+            value = value()
+            object.__setattr__(self, "_score_decimal", value)  # a cache: the value never changes
+        return value
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled with its ``score_decimal`` (an evaluation still to run is a closure)."""
+        return {**self.__dict__, "_score_decimal": self.score_decimal}
 
     @property
     def matches(self) -> tuple[int, ...]:
@@ -145,18 +160,25 @@ def score_segments(segments: Sequence[Statistics], options: BleuOptions) -> Bleu
         evaluations[:] = [] if evaluation is None else [evaluation]
         return score
 
-    score = correctly_rounded(run)
+    score_decimal: Decimal | Callable[[], Decimal]
+    value, evaluation = _decided(units, options)
+    if value is None:
+        score = correctly_rounded(run)
+        score_decimal = published(score)
+        evaluation = evaluations[-1] if evaluations else None
+        value = float(score) if options.arithmetic == "exact" else float_value(units, options)
+        reported = value * 100 if options.scale == "percent" else value
+        if options.scale == "percent" and options.arithmetic == "exact":
+            reported = float(score * 100)
+    else:
+        score_decimal = lambda: published(correctly_rounded(run))  # noqa: E731 -- run on first access
+        reported = value
     bp = correctly_rounded(lambda: conventional_bp(total, options))
-    evaluation = evaluations[-1] if evaluations else None
     smoothed: tuple[Real | None, ...] = evaluation.p if evaluation else (None,) * options.max_order
-    value = float(score) if options.arithmetic == "exact" else float_value(units, options)
-    reported = value * 100 if options.scale == "percent" else value
-    if options.scale == "percent" and options.arithmetic == "exact":
-        reported = float(score * 100)
     digits = options.round_digits
     return BleuResult(
         score=value,
-        score_decimal=published(score),
+        _score_decimal=score_decimal,
         statistics=total.truncated(options.max_order),
         brevity_penalty=float(bp),
         brevity_penalty_decimal=published(bp),
@@ -166,6 +188,22 @@ def score_segments(segments: Sequence[Statistics], options: BleuOptions) -> Bleu
         reported=reported,
         reported_text=printed(reported, digits),
     )
+
+
+def _decided(
+    units: Sequence[tuple[Statistics, LastSegment]], options: BleuOptions
+) -> tuple[float | None, Evaluation | None]:
+    """NUM-SENTENCE. A micro-averaged exact score on the unit scale decided without decimal arithmetic:
+    its correctly rounded double and its settled p_n and w_n (all rational, so the same at any
+    precision), or ``(None, None)`` where :func:`score_segments` must evaluate it (NUM-EXACT)."""
+    from reference_bleu.sentences import decidable_options, decided_evaluation  # noqa: PLC0415 -- it imports this module
+
+    if options.aggregation == "macro" or options.scale != "unit" or not decidable_options(options):
+        return None, None
+    value, settled = decided_evaluation(*units[0], options)
+    if value is None or not all(p is None or isinstance(p, Fraction) for p in settled.p):
+        return None, None
+    return value, settled
 
 
 def estimated_score(segments: Sequence[Statistics], options: BleuOptions) -> float:
@@ -205,7 +243,7 @@ def empty_corpus_result(options: BleuOptions) -> BleuResult:
     N = options.max_order
     return BleuResult(
         score=0.0,
-        score_decimal=Decimal(0),
+        _score_decimal=Decimal(0),
         statistics=Statistics((0,) * N, (0,) * N, 0, 0),
         brevity_penalty=0.0,
         brevity_penalty_decimal=Decimal(0),
