@@ -14,7 +14,7 @@ from reference_bleu.exact import WORKING_DIGITS, Real, correctly_rounded, publis
 from reference_bleu.fast import fast_statistics
 from reference_bleu.floating import float_mean, float_score
 from reference_bleu.inputs import validate_corpus
-from reference_bleu.length import Length
+from reference_bleu.length import Length, log_brevity_penalty
 from reference_bleu.options import BleuOptions, make_options
 from reference_bleu.profiles import Profile, profile_options, resolve
 from reference_bleu.smoothing import SMOOTHING_METHODS, LastSegment
@@ -151,8 +151,8 @@ def score_segments(segments: Sequence[Statistics], options: BleuOptions) -> Bleu
     if not segments:
         _refuse_empty(options)
         return empty_corpus_result(options)
-    total = conventional_total(segments, options)
     units = scored_units(segments, options)
+    total = conventional_total(segments, options) if options.aggregation == "macro" else units[0][0]
     evaluations: list[Evaluation] = []
 
     def run() -> Decimal:
@@ -173,7 +173,7 @@ def score_segments(segments: Sequence[Statistics], options: BleuOptions) -> Bleu
     else:
         score_decimal = lambda: published(correctly_rounded(run))  # noqa: E731 -- run on first access
         reported = value
-    bp = correctly_rounded(lambda: conventional_bp(total, options))
+    bp = _brevity_penalty(total, options)
     smoothed: tuple[Real | None, ...] = evaluation.p if evaluation else (None,) * options.max_order
     digits = options.round_digits
     return BleuResult(
@@ -188,6 +188,14 @@ def score_segments(segments: Sequence[Statistics], options: BleuOptions) -> Bleu
         reported=reported,
         reported_text=printed(reported, digits),
     )
+
+
+def _brevity_penalty(total: Statistics, options: BleuOptions) -> Decimal:
+    """The point's BP of the corpus, correctly rounded (NUM-EXACT); exactly 1 without an evaluation
+    where the paper's log BP is 0 (c >= r: exp(0) = 1, BLEU-BP), the case of most sentences."""
+    if options.brevity_penalty == "paper" and log_brevity_penalty(total.hyp_len, total.ref_len) == 0:
+        return Decimal(1)
+    return correctly_rounded(lambda: conventional_bp(total, options))
 
 
 def _decided(

@@ -35,9 +35,11 @@ from reference_bleu import api, corpus_bleu, sentence_bleu
 from reference_bleu.api import BleuResult, score_segments
 from reference_bleu.cli import main
 from reference_bleu.errors import BleuError
+from reference_bleu.evaluation import conventional_bp
+from reference_bleu.exact import correctly_rounded
 from reference_bleu.fast import fast_statistics
 from reference_bleu.length import REF_LENGTH_RULES
-from reference_bleu.options import make_options
+from reference_bleu.options import BleuOptions, make_options
 from reference_bleu.sentences import (
     SentenceCounter,
     decide,
@@ -91,8 +93,16 @@ POINTS: list[dict[str, Any]] = [
 
 @contextmanager
 def exact_path() -> Iterator[None]:
-    """The API's results by the exact path alone (NUM-EXACT): its binary64 decision switched off."""
-    with mock.patch.object(api, "_decided", return_value=(None, None)):
+    """The API's results by the exact path alone (NUM-EXACT): its binary64 decision switched off, and
+    BP evaluated in decimal even where it is exp(0) = 1."""
+
+    def evaluated_bp(total: Statistics, options: BleuOptions) -> Decimal:
+        return correctly_rounded(lambda: conventional_bp(total, options))
+
+    with (
+        mock.patch.object(api, "_decided", return_value=(None, None)),
+        mock.patch.object(api, "_brevity_penalty", evaluated_bp),
+    ):
         yield
 
 
@@ -372,7 +382,15 @@ def test_score_sl_prints_each_rows_exact_result(
 
 def fields_of(result: BleuResult) -> tuple[object, ...]:
     """Every value a result shows, score_decimal included (equality leaves it out: it follows)."""
-    return (result, result.score, result.score_decimal, result.reported_text, result.smoothed_precisions)
+    decimals = (str(result.score_decimal), str(result.brevity_penalty_decimal))  # their digits as printed
+    return (
+        result,
+        result.score,
+        result.score_decimal,
+        decimals,
+        result.reported_text,
+        result.smoothed_precisions,
+    )
 
 
 @given(corpora(max_segments=4), st.sampled_from(POINTS), st.booleans())
