@@ -338,8 +338,7 @@ def table_sentence(refs_list: list[int], tools: list[str], repeat: int) -> None:
             chosen = [t for t in tools if installed(t)]
             rows = {}
             for tool in chosen:
-                runs = 1 if tool.startswith("reference-row") else repeat  # seconds a run
-                rows[tool] = child(["sentence", tool, str(runs), *paths])
+                rows[tool] = child(["sentence", tool, str(repeat), *paths])
         base = rows.get("sacrebleu", {}).get("cpu", 0.0)
         python = rows.get("reference-python", {}).get("cpu", 0.0)
         for tool, row in rows.items():
