@@ -712,21 +712,21 @@ counts_13a(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             if (candidate->count == 0 || orders == 0) {
                 continue;
             }
-            if (table_size < 2 * candidate->count + 2) {
-                table_size = 8;
-                while (table_size < 2 * candidate->count + 2) {
-                    table_size <<= 1;
-                }
+            Py_ssize_t slots = 8; /* this candidate's table: a prefix of the largest one allocated */
+            while (slots < 2 * candidate->count + 2) {
+                slots <<= 1;
+            }
+            if (table_size < slots) {
                 PyMem_Free(table);
-                table = PyMem_Malloc((size_t)table_size * sizeof(Py_ssize_t));
+                table = PyMem_Malloc((size_t)slots * sizeof(Py_ssize_t));
+                table_size = table == NULL ? 0 : slots;
                 if (table == NULL) {
-                    table_size = 0;
                     PyErr_NoMemory();
                     failed = 1;
                     break;
                 }
             }
-            span_ids(candidate, refs, cells - systems, table, (size_t)table_size - 1);
+            span_ids(candidate, refs, cells - systems, table, (size_t)slots - 1);
             for (Py_ssize_t r = 0; r < cells - systems; r++) {
                 ref_ids[r] = refs[r]->ids;
                 ref_len[r] = refs[r]->count;

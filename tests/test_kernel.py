@@ -332,6 +332,9 @@ def test_the_kernels_chunk_counting_by_hand() -> None:
     assert matches == [[2, 0], [2, 1]]  # "the cat ." : "the" and "cat" match, "the cat" too
     assert memoryview(lengths).cast("q").tolist() == [7, 3, 6, 7, 0, 0, 1, 0]
     assert KERNEL_MODULE.counts_13a([], 1, 4) == ([[0, 0, 0, 0]], b"")
+    # A long line, then short ones: each candidate's table is a prefix of the largest allocated.
+    long = " ".join(f"w{k % 700}" for k in range(3000))
+    assert_same_counts([(long, long[::-1]), ("a b a", "a b"), ("b", long)], 1, 4)
 
 
 @needs_kernel
