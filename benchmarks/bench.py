@@ -42,11 +42,14 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from conformance.data import plain_root
+
+if TYPE_CHECKING:
+    from reference_bleu.api import BleuResult
 
 ROOT = Path(__file__).resolve().parent.parent
 WMT17 = plain_root() / "wmt17-en-de"  # the shipped test set, decompressed (conformance/data/README.md)
@@ -62,11 +65,14 @@ IN_PROCESS = (
     "fast-bleu",
 )
 #: Per-row sentence scoring (table 4): the reference's batch path with and without the kernel, its
-#: exact per-row path, and the peers' sentence functions.
+#: per-row ``sentence_bleu`` (the double decided in binary64 where NUM-SENTENCE can, ``score_decimal``
+#: left uncomputed) and the same reading ``score_decimal`` (the exact path's cost), and the peers'
+#: sentence functions.
 SENTENCE = (
     "reference",
     "reference-python",
-    "reference-exact",
+    "reference-row",
+    "reference-row-decimal",
     "sacrebleu",
     "bleuscore",
     "nltk",
@@ -156,13 +162,8 @@ def sentence_scorer(tool: str, hyps: list[list[str]], refs: list[list[list[str]]
         from reference_bleu import sentence_scores  # noqa: PLC0415
 
         return lambda: statistics.fmean(sentence_scores(hyps, refs, smoothing="exp", effective_order=True))
-    if tool == "reference-exact":
-        from reference_bleu import sentence_bleu  # noqa: PLC0415
-
-        return lambda: statistics.fmean(
-            sentence_bleu(h, r, smoothing="exp", effective_order=True).score
-            for h, r in zip(hyps, refs, strict=True)
-        )
+    if tool in ("reference-row", "reference-row-decimal"):
+        return row_scorer(hyps, refs, decimal=tool == "reference-row-decimal")
     if tool == "sacrebleu":
         import sacrebleu  # noqa: PLC0415
 
@@ -191,6 +192,21 @@ def sentence_scorer(tool: str, hyps: list[list[str]], refs: list[list[list[str]]
     return lambda: statistics.fmean(
         FastBleu(r, weights).get_score([h])["bleu"][0] for h, r in zip(hyps, refs, strict=True)
     )
+
+
+def row_scorer(hyps: list[list[str]], refs: list[list[list[str]]], *, decimal: bool) -> Callable[[], float]:
+    """``sentence_bleu`` per row at sacrebleu's sentence point: its ``score``, or its ``score_decimal``."""
+    from reference_bleu import sentence_bleu  # noqa: PLC0415
+
+    def rows() -> Iterator[BleuResult]:
+        return (
+            sentence_bleu(h, r, smoothing="exp", effective_order=True)
+            for h, r in zip(hyps, refs, strict=True)
+        )
+
+    if decimal:
+        return lambda: statistics.fmean(float(result.score_decimal) for result in rows())
+    return lambda: statistics.fmean(result.score for result in rows())
 
 
 def in_process(tool: str, paths: list[str], repeat: int, *, sentence: bool = False) -> dict[str, float]:
@@ -319,11 +335,10 @@ def table_sentence(refs_list: list[int], tools: list[str], repeat: int) -> None:
     for refs in refs_list:
         with tempfile.TemporaryDirectory() as folder:
             paths = [str(p) for p in write_corpus(Path(folder), 1, refs)]
-            chosen = [t for t in tools if installed(t.removesuffix("-python").removesuffix("-exact"))]
+            chosen = [t for t in tools if installed(t)]
             rows = {}
             for tool in chosen:
-                runs = 1 if tool == "reference-exact" else repeat  # the exact path: seconds a run
-                rows[tool] = child(["sentence", tool, str(runs), *paths])
+                rows[tool] = child(["sentence", tool, str(repeat), *paths])
         base = rows.get("sacrebleu", {}).get("cpu", 0.0)
         python = rows.get("reference-python", {}).get("cpu", 0.0)
         for tool, row in rows.items():

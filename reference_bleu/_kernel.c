@@ -106,52 +106,30 @@ lookup(const Py_ssize_t *table, size_t mask, const Entry *entries, const Py_ssiz
     return -1 - (Py_ssize_t)slot; /* absent: the free slot, encoded below -1 */
 }
 
-/* Adds one segment's clipped matches of orders 1..orders to matches[0..orders): 0, or -1 with an
- * exception set. */
+/* Adds the clipped matches of orders 1..orders of one segment, given as token ids, to
+ * matches[0..orders): the candidate's c ids (each distinct token a distinct id >= 0), each
+ * reference's ids (-1: a token absent from the candidate). 0, or -1 with MemoryError set. */
 static int
-add_clipped_matches(PyObject *candidate, PyObject *references, Py_ssize_t orders, Py_ssize_t *matches)
+count_clipped(const Py_ssize_t *cand, Py_ssize_t c, Py_ssize_t *const *ref_ids, const Py_ssize_t *ref_len,
+              Py_ssize_t nrefs, Py_ssize_t orders, Py_ssize_t *matches)
 {
-    int status = -1;
-    PyObject *vocab = NULL, *refs = NULL;
-    Py_ssize_t *cand = NULL, *table = NULL, *touched = NULL, **ref_ids = NULL, *ref_len = NULL;
-    Entry *entries = NULL;
-    Py_ssize_t c = 0, nrefs = 0, got = 0;
-    vocab = PyDict_New();
-    if (vocab == NULL) {
-        goto done;
-    }
-    cand = token_ids(candidate, vocab, 1, &c);
-    if (cand == NULL) {
-        goto done;
-    }
-    refs = PySequence_Fast(references, "references must be a sequence of sentences");
-    if (refs == NULL) {
-        goto done;
-    }
-    nrefs = PySequence_Fast_GET_SIZE(refs);
-    ref_ids = PyMem_Calloc((size_t)nrefs + 1, sizeof(Py_ssize_t *));
-    ref_len = PyMem_Calloc((size_t)nrefs + 1, sizeof(Py_ssize_t));
-    if (ref_ids == NULL || ref_len == NULL) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    for (got = 0; got < nrefs; got++) {
-        ref_ids[got] = token_ids(PySequence_Fast_ITEMS(refs)[got], vocab, 0, &ref_len[got]);
-        if (ref_ids[got] == NULL) {
-            goto done;
-        }
+    if (c == 0 || orders == 0) {
+        return 0;
     }
     size_t cap = 8;
     while (cap < (size_t)(2 * c + 2)) {
         cap <<= 1;
     }
     size_t mask = cap - 1;
-    table = PyMem_Malloc(cap * sizeof(Py_ssize_t));
-    entries = PyMem_Malloc((size_t)(c + 1) * sizeof(Entry));
-    touched = PyMem_Malloc((size_t)(c + 1) * sizeof(Py_ssize_t));
+    Py_ssize_t *table = PyMem_Malloc(cap * sizeof(Py_ssize_t));
+    Entry *entries = PyMem_Malloc((size_t)(c + 1) * sizeof(Entry));
+    Py_ssize_t *touched = PyMem_Malloc((size_t)(c + 1) * sizeof(Py_ssize_t));
     if (table == NULL || entries == NULL || touched == NULL) {
+        PyMem_Free(table);
+        PyMem_Free(entries);
+        PyMem_Free(touched);
         PyErr_NoMemory();
-        goto done;
+        return -1;
     }
     for (Py_ssize_t n = 1; n <= orders && n <= c; n++) {
         memset(table, 0xff, cap * sizeof(Py_ssize_t)); /* every slot -1: empty */
@@ -201,7 +179,47 @@ add_clipped_matches(PyObject *candidate, PyObject *references, Py_ssize_t orders
             break;
         }
     }
-    status = 0;
+    PyMem_Free(table);
+    PyMem_Free(entries);
+    PyMem_Free(touched);
+    return 0;
+}
+
+/* Adds one segment's clipped matches of orders 1..orders to matches[0..orders), its tokens Python
+ * objects given ids through a dict: 0, or -1 with an exception set. */
+static int
+add_clipped_matches(PyObject *candidate, PyObject *references, Py_ssize_t orders, Py_ssize_t *matches)
+{
+    int status = -1;
+    PyObject *vocab = NULL, *refs = NULL;
+    Py_ssize_t *cand = NULL, **ref_ids = NULL, *ref_len = NULL;
+    Py_ssize_t c = 0, nrefs = 0, got = 0;
+    vocab = PyDict_New();
+    if (vocab == NULL) {
+        goto done;
+    }
+    cand = token_ids(candidate, vocab, 1, &c);
+    if (cand == NULL) {
+        goto done;
+    }
+    refs = PySequence_Fast(references, "references must be a sequence of sentences");
+    if (refs == NULL) {
+        goto done;
+    }
+    nrefs = PySequence_Fast_GET_SIZE(refs);
+    ref_ids = PyMem_Calloc((size_t)nrefs + 1, sizeof(Py_ssize_t *));
+    ref_len = PyMem_Calloc((size_t)nrefs + 1, sizeof(Py_ssize_t));
+    if (ref_ids == NULL || ref_len == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (got = 0; got < nrefs; got++) {
+        ref_ids[got] = token_ids(PySequence_Fast_ITEMS(refs)[got], vocab, 0, &ref_len[got]);
+        if (ref_ids[got] == NULL) {
+            goto done;
+        }
+    }
+    status = count_clipped(cand, c, ref_ids, ref_len, nrefs, orders, matches);
 done:
     if (ref_ids != NULL) {
         for (Py_ssize_t r = 0; r < got; r++) {
@@ -211,9 +229,6 @@ done:
     PyMem_Free(ref_ids);
     PyMem_Free(ref_len);
     PyMem_Free(cand);
-    PyMem_Free(table);
-    PyMem_Free(entries);
-    PyMem_Free(touched);
     Py_XDECREF(refs);
     Py_XDECREF(vocab);
     return status;
@@ -392,14 +407,15 @@ PAIR_RULE(point_before, has(x, POINT), !has(in[i + 1], DIGIT),
 PAIR_RULE(dash_after_digit, has(x, DIGIT), in[i + 1] == '-',
           (out[w] = x, out[w + 1] = ' ', out[w + 2] = y, out[w + 3] = ' '))
 
-static PyObject *
-tokens_13a(PyObject *module, PyObject *line)
+/* TOK-13A's steps 1 to 7 on str.rstrip() of a str `line`: a fresh buffer (PyMem) of *length code
+ * points whose maximal runs of non-whitespace are the tokens; NULL with an exception set. */
+static Py_UCS4 *
+spaced_13a(PyObject *line, Py_ssize_t *length)
 {
     if (!PyUnicode_Check(line)) {
-        PyErr_Format(PyExc_TypeError, "tokens_13a() takes a str, not %.80s", Py_TYPE(line)->tp_name);
+        PyErr_Format(PyExc_TypeError, "a line must be a str, not %.80s", Py_TYPE(line)->tp_name);
         return NULL;
     }
-    PyObject *result = NULL;
     Py_UCS4 *text = PyUnicode_AsUCS4Copy(line), *spaced = NULL;
     if (text == NULL) {
         return NULL;
@@ -434,8 +450,9 @@ tokens_13a(PyObject *module, PyObject *line)
     }
     spaced = PyMem_Malloc((size_t)size * sizeof(Py_UCS4));
     if (spaced == NULL) {
+        PyMem_Free(text);
         PyErr_NoMemory();
-        goto done;
+        return NULL;
     }
     Py_ssize_t w = 0;
     spaced[w++] = ' ', spaced[w++] = ' ', spaced[w++] = ' ';
@@ -450,7 +467,6 @@ tokens_13a(PyObject *module, PyObject *line)
     spaced[w++] = ' ', spaced[w++] = ' ', spaced[w++] = ' ';
     PyMem_Free(text);
     text = spaced;
-    spaced = NULL;
     n = w;
     /* Steps 5 to 7, each rule on the previous one's output (inserted spaces are none of . , -). */
     Py_ssize_t (*const rules[3])(const Py_UCS4 *, Py_ssize_t, Py_UCS4 *) = {
@@ -462,39 +478,304 @@ tokens_13a(PyObject *module, PyObject *line)
         }
         spaced = PyMem_Malloc((size_t)(n + 2 * pairs) * sizeof(Py_UCS4));
         if (spaced == NULL) {
+            PyMem_Free(text);
             PyErr_NoMemory();
-            goto done;
+            return NULL;
         }
         n = rules[rule](text, n, spaced);
         PyMem_Free(text);
         text = spaced;
-        spaced = NULL;
     }
-    /* Step 8 and TOK-SPLIT: the maximal runs of non-whitespace. */
-    result = PyList_New(0);
-    if (result == NULL) {
+    *length = n;
+    return text;
+}
+
+/* Step 8 and TOK-SPLIT: the next maximal run of non-whitespace in text[*at..n) as [*start, *at);
+ * 0 when there is none. */
+static inline int
+next_token(const Py_UCS4 *text, Py_ssize_t n, Py_ssize_t *at, Py_ssize_t *start)
+{
+    Py_ssize_t i = *at;
+    while (i < n && Py_UNICODE_ISSPACE(text[i])) {
+        i++;
+    }
+    if (i == n) {
+        *at = i;
+        return 0;
+    }
+    *start = i;
+    while (i < n && !Py_UNICODE_ISSPACE(text[i])) {
+        i++;
+    }
+    *at = i;
+    return 1;
+}
+
+static PyObject *
+tokens_13a(PyObject *module, PyObject *line)
+{
+    if (!PyUnicode_Check(line)) {
+        PyErr_Format(PyExc_TypeError, "tokens_13a() takes a str, not %.80s", Py_TYPE(line)->tp_name);
+        return NULL;
+    }
+    Py_ssize_t n = 0, at = 0, start = 0;
+    Py_UCS4 *text = spaced_13a(line, &n);
+    if (text == NULL) {
+        return NULL;
+    }
+    PyObject *result = PyList_New(0);
+    while (result != NULL && next_token(text, n, &at, &start)) {
+        PyObject *token = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, text + start, at - start);
+        if (token == NULL || PyList_Append(result, token) < 0) {
+            Py_CLEAR(result);
+        }
+        Py_XDECREF(token);
+    }
+    PyMem_Free(text);
+    return result;
+}
+
+/* ---- 13a and counting in one call (counts_13a) ------------------------------------------------ */
+
+/* One cell of a row tokenized by TOK-13A: its spaced text and its tokens as spans of it. */
+typedef struct {
+    Py_UCS4 *text;
+    Py_ssize_t *start, *len; /* token k is text[start[k] .. start[k] + len[k]) */
+    Py_ssize_t count;        /* the number of tokens */
+    Py_ssize_t *ids;         /* token ids for counting (count_clipped) */
+} Cell;
+
+static void
+free_cell(Cell *cell)
+{
+    PyMem_Free(cell->text);
+    PyMem_Free(cell->start);
+    PyMem_Free(cell->len);
+    PyMem_Free(cell->ids);
+    memset(cell, 0, sizeof(Cell));
+}
+
+/* Tokenizes `line` into the empty `cell`: 0, or -1 with an exception set. */
+static int
+tokenize_cell(PyObject *line, Cell *cell)
+{
+    Py_ssize_t n = 0, at = 0, start = 0, count = 0;
+    cell->text = spaced_13a(line, &n);
+    if (cell->text == NULL) {
+        return -1;
+    }
+    Py_ssize_t most = n / 2 + 1; /* tokens are separated by whitespace */
+    cell->start = PyMem_Malloc((size_t)most * sizeof(Py_ssize_t));
+    cell->len = PyMem_Malloc((size_t)most * sizeof(Py_ssize_t));
+    cell->ids = PyMem_Malloc((size_t)most * sizeof(Py_ssize_t));
+    if (cell->start == NULL || cell->len == NULL || cell->ids == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    while (next_token(cell->text, n, &at, &start)) {
+        cell->start[count] = start;
+        cell->len[count] = at - start;
+        count++;
+    }
+    cell->count = count;
+    return 0;
+}
+
+static uint64_t
+span_hash(const Py_UCS4 *text, Py_ssize_t len)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (Py_ssize_t k = 0; k < len; k++) {
+        h ^= text[k];
+        h *= 1099511628211ULL;
+    }
+    return h ^ (h >> 31);
+}
+
+/* Token ids as add_clipped_matches's dict gives them, by code points instead of str objects (two
+ * tokens are the same id exactly when they are equal strings): the candidate's distinct tokens
+ * numbered in order of first occurrence, each reference token the id of the equal candidate
+ * token or -1. `table` has `mask + 1` slots (more than twice the candidate's tokens). */
+static void
+span_ids(Cell *candidate, Cell *const *references, Py_ssize_t nrefs, Py_ssize_t *table, size_t mask)
+{
+    memset(table, 0xff, (mask + 1) * sizeof(Py_ssize_t)); /* -1: empty; else a candidate token index */
+    Py_ssize_t next = 0;
+    for (Py_ssize_t r = -1; r < nrefs; r++) {
+        Cell *cell = r < 0 ? candidate : references[r];
+        for (Py_ssize_t k = 0; k < cell->count; k++) {
+            const Py_UCS4 *token = cell->text + cell->start[k];
+            Py_ssize_t len = cell->len[k];
+            size_t slot = (size_t)span_hash(token, len) & mask;
+            Py_ssize_t id = -1;
+            while (table[slot] >= 0) {
+                Py_ssize_t j = table[slot]; /* a candidate token with this id's first occurrence */
+                if (candidate->len[j] == len &&
+                    memcmp(candidate->text + candidate->start[j], token, (size_t)len * sizeof(Py_UCS4)) == 0) {
+                    id = candidate->ids[j];
+                    break;
+                }
+                slot = (slot + 1) & mask;
+            }
+            if (id < 0 && r < 0) {
+                table[slot] = k;
+                id = next++;
+            }
+            cell->ids[k] = id;
+        }
+    }
+}
+
+/* counts_13a(rows, systems, orders) -> (matches, lengths). Each row is a sequence of `systems`
+ * candidate lines, then at least one reference line, every row with as many; each line goes
+ * through TOK-PIPELINE with TOK-13A (tokens_13a's tokens, never made into str objects). matches[k]
+ * is the sum over rows of clipped_matches(candidate k, references, orders); lengths is bytes of
+ * native long long (memoryview(lengths).cast("q")), row by row each cell's number of tokens. */
+static PyObject *
+counts_13a(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "counts_13a(rows, systems, orders)");
+        return NULL;
+    }
+    Py_ssize_t systems = PyLong_AsSsize_t(args[1]);
+    if (systems < 1) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_ValueError, "systems must be at least 1");
+        }
+        return NULL;
+    }
+    Py_ssize_t orders = orders_argument(args[2]);
+    if (orders < 0) {
+        return NULL;
+    }
+    PyObject *rows = PySequence_Fast(args[0], "rows must be a sequence of rows"), *result = NULL;
+    if (rows == NULL) {
+        return NULL;
+    }
+    Py_ssize_t nrows = PySequence_Fast_GET_SIZE(rows), cells = -1, table_size = 0;
+    Py_ssize_t *matches = PyMem_Calloc((size_t)(systems * orders + 1), sizeof(Py_ssize_t)), *table = NULL;
+    Cell *row_cells = NULL;
+    Cell **refs = NULL;
+    Py_ssize_t **ref_ids = NULL, *ref_len = NULL; /* the references' ids and lengths for count_clipped */
+    PyObject *lengths = NULL;
+    long long *length = NULL;
+    if (matches == NULL) {
+        PyErr_NoMemory();
         goto done;
     }
-    for (Py_ssize_t i = 0; i < n;) {
-        if (Py_UNICODE_ISSPACE(text[i])) {
-            i++;
-            continue;
-        }
-        Py_ssize_t start = i;
-        while (i < n && !Py_UNICODE_ISSPACE(text[i])) {
-            i++;
-        }
-        PyObject *token = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, text + start, i - start);
-        if (token == NULL || PyList_Append(result, token) < 0) {
-            Py_XDECREF(token);
-            Py_CLEAR(result);
+    for (Py_ssize_t i = 0; i < nrows; i++) {
+        PyObject *row = PySequence_Fast(PySequence_Fast_ITEMS(rows)[i], "a row must be a sequence of lines");
+        if (row == NULL) {
             goto done;
         }
-        Py_DECREF(token);
+        Py_ssize_t size = PySequence_Fast_GET_SIZE(row);
+        if (cells < 0) {
+            cells = size;
+            if (cells <= systems) {
+                PyErr_SetString(PyExc_ValueError, "a row needs its systems' lines and at least one reference");
+            }
+            else if (nrows > PY_SSIZE_T_MAX / (Py_ssize_t)sizeof(long long) / cells) {
+                PyErr_NoMemory();
+            }
+            else {
+                lengths = PyBytes_FromStringAndSize(NULL, nrows * cells * (Py_ssize_t)sizeof(long long));
+                row_cells = PyMem_Calloc((size_t)cells, sizeof(Cell));
+                refs = PyMem_Calloc((size_t)cells, sizeof(Cell *));
+                ref_ids = PyMem_Calloc((size_t)cells, sizeof(Py_ssize_t *));
+                ref_len = PyMem_Calloc((size_t)cells, sizeof(Py_ssize_t));
+                if (lengths != NULL && (row_cells == NULL || refs == NULL || ref_ids == NULL || ref_len == NULL)) {
+                    PyErr_NoMemory();
+                }
+            }
+            if (PyErr_Occurred()) {
+                Py_DECREF(row);
+                goto done;
+            }
+            length = (long long *)PyBytes_AS_STRING(lengths);
+        }
+        else if (size != cells) {
+            PyErr_SetString(PyExc_ValueError, "every row must have as many lines");
+            Py_DECREF(row);
+            goto done;
+        }
+        int failed = 0;
+        for (Py_ssize_t k = 0; k < cells && !failed; k++) {
+            failed = tokenize_cell(PySequence_Fast_ITEMS(row)[k], &row_cells[k]) < 0;
+        }
+        Py_DECREF(row);
+        for (Py_ssize_t k = systems; k < cells && !failed; k++) {
+            refs[k - systems] = &row_cells[k];
+        }
+        for (Py_ssize_t k = 0; k < systems && !failed; k++) {
+            Cell *candidate = &row_cells[k];
+            if (candidate->count == 0 || orders == 0) {
+                continue;
+            }
+            Py_ssize_t slots = 8; /* this candidate's table: a prefix of the largest one allocated */
+            while (slots < 2 * candidate->count + 2) {
+                slots <<= 1;
+            }
+            if (table_size < slots) {
+                PyMem_Free(table);
+                table = PyMem_Malloc((size_t)slots * sizeof(Py_ssize_t));
+                table_size = table == NULL ? 0 : slots;
+                if (table == NULL) {
+                    PyErr_NoMemory();
+                    failed = 1;
+                    break;
+                }
+            }
+            span_ids(candidate, refs, cells - systems, table, (size_t)slots - 1);
+            for (Py_ssize_t r = 0; r < cells - systems; r++) {
+                ref_ids[r] = refs[r]->ids;
+                ref_len[r] = refs[r]->count;
+            }
+            failed = count_clipped(candidate->ids, candidate->count, ref_ids, ref_len, cells - systems, orders,
+                                   matches + k * orders) < 0;
+        }
+        for (Py_ssize_t k = 0; k < cells; k++) {
+            length[i * cells + k] = (long long)row_cells[k].count;
+            free_cell(&row_cells[k]);
+        }
+        if (failed) {
+            goto done;
+        }
     }
+    if (lengths == NULL) {
+        lengths = PyBytes_FromStringAndSize(NULL, 0);
+        if (lengths == NULL) {
+            goto done;
+        }
+    }
+    PyObject *per_system = PyList_New(systems);
+    if (per_system == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < systems; k++) {
+        PyObject *list = matches_list(matches + k * orders, orders);
+        if (list == NULL) {
+            Py_DECREF(per_system);
+            goto done;
+        }
+        PyList_SET_ITEM(per_system, k, list);
+    }
+    result = PyTuple_Pack(2, per_system, lengths);
+    Py_DECREF(per_system);
 done:
-    PyMem_Free(text);
-    PyMem_Free(spaced);
+    if (row_cells != NULL) {
+        for (Py_ssize_t k = 0; k < cells; k++) {
+            free_cell(&row_cells[k]);
+        }
+    }
+    PyMem_Free(row_cells);
+    PyMem_Free(refs);
+    PyMem_Free(ref_ids);
+    PyMem_Free(ref_len);
+    PyMem_Free(table);
+    PyMem_Free(matches);
+    Py_XDECREF(lengths);
+    Py_DECREF(rows);
     return result;
 }
 
@@ -503,6 +784,8 @@ static PyMethodDef methods[] = {
      "clipped_matches(candidate, references, orders) -> the clipped matches of orders 1..orders."},
     {"summed_clipped_matches", (PyCFunction)(void (*)(void))summed_clipped_matches, METH_FASTCALL,
      "summed_clipped_matches(candidates, references, orders) -> the sum of each segment's clipped matches."},
+    {"counts_13a", (PyCFunction)(void (*)(void))counts_13a, METH_FASTCALL,
+     "counts_13a(rows, systems, orders) -> (each system's summed clipped matches, each cell's token count)."},
     {"tokens_13a", (PyCFunction)tokens_13a, METH_O,
      "tokens_13a(line) -> the tokens of TOK-13A without case folding: fast_13a(line.rstrip()).split()."},
     {NULL, NULL, 0, NULL},

@@ -14,3 +14,7 @@ def summed_clipped_matches(
 
 def tokens_13a(line: str) -> list[str]:
     """TOK-13A's tokens of a line, no case folding: tokenizers.fast_13a(line.rstrip()).split()."""
+
+def counts_13a(rows: Sequence[Sequence[str]], systems: int, orders: int) -> tuple[list[list[int]], bytes]:
+    """TOK-13A and counting of a chunk of rows (systems' lines, then references): each system's summed
+    clipped matches, and each line's number of tokens as native long long bytes (cast "q")."""

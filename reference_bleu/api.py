@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from decimal import Context, Decimal, localcontext
 from fractions import Fraction
 from typing import Any
@@ -14,7 +14,7 @@ from reference_bleu.exact import WORKING_DIGITS, Real, correctly_rounded, publis
 from reference_bleu.fast import fast_statistics
 from reference_bleu.floating import float_mean, float_score
 from reference_bleu.inputs import validate_corpus
-from reference_bleu.length import Length
+from reference_bleu.length import Length, log_brevity_penalty
 from reference_bleu.options import BleuOptions, make_options
 from reference_bleu.profiles import Profile, profile_options, resolve
 from reference_bleu.smoothing import SMOOTHING_METHODS, LastSegment
@@ -27,12 +27,14 @@ class BleuResult:
     """The score and everything behind it.
 
     ``score`` is the correctly rounded double of the exact BLEU; ``score_decimal`` the same
-    value to 40 significant digits. ``precisions`` are the exact unsmoothed p_n
+    value to 40 significant digits, computed on first access where the double was decided
+    without it (NUM-SENTENCE). ``precisions`` are the exact unsmoothed p_n
     (``None`` where 0/0); ``smoothed_precisions`` what entered the formula.
     """
 
     score: float
-    score_decimal: Decimal
+    #: ``score_decimal``'s value, or the NUM-EXACT evaluation that gives it, run once on first access.
+    _score_decimal: Decimal | Callable[[], Decimal] = field(repr=False, compare=False)
     statistics: Statistics
     brevity_penalty: float
     brevity_penalty_decimal: Decimal
@@ -47,6 +49,19 @@ class BleuResult:
     profile: str | None = None
     #: Options given beside the profile that changed its value (the result is then not the tool's).
     overridden: tuple[str, ...] = ()
+
+    @property
+    def score_decimal(self) -> Decimal:
+        """The exact BLEU correctly rounded to 40 significant digits (NUM-EXACT), computed once."""
+        value = self._score_decimal
+        if not isinstance(value, Decimal):
+            value = value()
+            object.__setattr__(self, "_score_decimal", value)  # a cache: the value never changes
+        return value
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled with its ``score_decimal`` (an evaluation still to run is a closure)."""
+        return {**self.__dict__, "_score_decimal": self.score_decimal}
 
     @property
     def matches(self) -> tuple[int, ...]:
@@ -136,8 +151,8 @@ def score_segments(segments: Sequence[Statistics], options: BleuOptions) -> Bleu
     if not segments:
         _refuse_empty(options)
         return empty_corpus_result(options)
-    total = conventional_total(segments, options)
     units = scored_units(segments, options)
+    total = conventional_total(segments, options) if options.aggregation == "macro" else units[0][0]
     evaluations: list[Evaluation] = []
 
     def run() -> Decimal:
@@ -145,18 +160,25 @@ def score_segments(segments: Sequence[Statistics], options: BleuOptions) -> Bleu
         evaluations[:] = [] if evaluation is None else [evaluation]
         return score
 
-    score = correctly_rounded(run)
-    bp = correctly_rounded(lambda: conventional_bp(total, options))
-    evaluation = evaluations[-1] if evaluations else None
+    score_decimal: Decimal | Callable[[], Decimal]
+    value, evaluation = _decided(units, options)
+    if value is None:
+        score = correctly_rounded(run)
+        score_decimal = published(score)
+        evaluation = evaluations[-1] if evaluations else None
+        value = float(score) if options.arithmetic == "exact" else float_value(units, options)
+        reported = value * 100 if options.scale == "percent" else value
+        if options.scale == "percent" and options.arithmetic == "exact":
+            reported = float(score * 100)
+    else:
+        score_decimal = lambda: published(correctly_rounded(run))  # noqa: E731 -- run on first access
+        reported = value
+    bp = _brevity_penalty(total, options)
     smoothed: tuple[Real | None, ...] = evaluation.p if evaluation else (None,) * options.max_order
-    value = float(score) if options.arithmetic == "exact" else float_value(units, options)
-    reported = value * 100 if options.scale == "percent" else value
-    if options.scale == "percent" and options.arithmetic == "exact":
-        reported = float(score * 100)
     digits = options.round_digits
     return BleuResult(
         score=value,
-        score_decimal=published(score),
+        _score_decimal=score_decimal,
         statistics=total.truncated(options.max_order),
         brevity_penalty=float(bp),
         brevity_penalty_decimal=published(bp),
@@ -166,6 +188,30 @@ def score_segments(segments: Sequence[Statistics], options: BleuOptions) -> Bleu
         reported=reported,
         reported_text=printed(reported, digits),
     )
+
+
+def _brevity_penalty(total: Statistics, options: BleuOptions) -> Decimal:
+    """The point's BP of the corpus, correctly rounded (NUM-EXACT); exactly 1 without an evaluation
+    where the paper's log BP is 0 (c >= r: exp(0) = 1, BLEU-BP), the case of most sentences."""
+    if options.brevity_penalty == "paper" and log_brevity_penalty(total.hyp_len, total.ref_len) == 0:
+        return Decimal(1)
+    return correctly_rounded(lambda: conventional_bp(total, options))
+
+
+def _decided(
+    units: Sequence[tuple[Statistics, LastSegment]], options: BleuOptions
+) -> tuple[float | None, Evaluation | None]:
+    """NUM-SENTENCE. A micro-averaged exact score on the unit scale decided without decimal arithmetic:
+    its correctly rounded double and its settled p_n and w_n (all rational, so the same at any
+    precision), or ``(None, None)`` where :func:`score_segments` must evaluate it (NUM-EXACT)."""
+    from reference_bleu.sentences import decidable_options, decided_evaluation  # noqa: PLC0415 -- it imports this module
+
+    if options.aggregation == "macro" or options.scale != "unit" or not decidable_options(options):
+        return None, None
+    value, settled = decided_evaluation(*units[0], options)
+    if value is None or not all(p is None or isinstance(p, Fraction) for p in settled.p):
+        return None, None
+    return value, settled
 
 
 def estimated_score(segments: Sequence[Statistics], options: BleuOptions) -> float:
@@ -205,7 +251,7 @@ def empty_corpus_result(options: BleuOptions) -> BleuResult:
     N = options.max_order
     return BleuResult(
         score=0.0,
-        score_decimal=Decimal(0),
+        _score_decimal=Decimal(0),
         statistics=Statistics((0,) * N, (0,) * N, 0, 0),
         brevity_penalty=0.0,
         brevity_penalty_decimal=Decimal(0),

@@ -76,6 +76,13 @@ KERNEL = load_kernel()
 SUMMED_KERNEL: Callable[[list[Sentence], list[Sequence[Sentence]], int], list[int]] | None = (
     None if KERNEL is None else getattr(kernel_module(), "summed_clipped_matches", None)
 )
+#: The kernel's TOK-13A and counting of a chunk of text rows in one call, ``counts_13a(rows, systems,
+#: orders)`` -> (each system's summed clipped matches, every cell's token count as bytes of native
+#: ``long long``, ``memoryview(lengths).cast("q")``): no ``str`` per token (``None`` without the
+#: kernel). :func:`counted_statistics` makes the statistics of its answer.
+COUNTS_13A: Callable[[Sequence[Sequence[str]], int, int], tuple[list[list[int]], bytes]] | None = (
+    None if KERNEL is None else getattr(kernel_module(), "counts_13a", None)
+)
 
 
 def _order_counts(sentence: Sentence, n: int) -> Counts:
@@ -194,8 +201,13 @@ class _Sum:
         if SUMMED_KERNEL is not None and self.candidates:
             summed = SUMMED_KERNEL(self.candidates, self.references, self.orders)
             self.matches = list(map(add, self.matches, summed))
-        totals = _totals(self.lengths, self.orders)
-        return [Statistics(tuple(self.matches), totals, sum(self.lengths), normal_length(self.ref_len))]
+        return [_summed(self.matches, self.lengths, self.ref_len)]
+
+
+def _summed(matches: Sequence[int], lengths: list[int], ref_len: Length) -> Statistics:
+    """The summed statistics (as BLEU-CORPUS sums them) of candidates of lengths c, these matches and r."""
+    totals = _totals(lengths, len(matches))
+    return Statistics(tuple(matches), totals, sum(lengths), normal_length(ref_len))
 
 
 #: A candidate under the segment rules: its segment's number and references, its system's index,
@@ -290,3 +302,49 @@ def fast_statistics(
         start=start,
     )
     return result
+
+
+def counted_statistics(
+    matches: Sequence[Sequence[int]],
+    lengths: Sequence[int],
+    cells: int,
+    ref_length: RefLengthRule,
+    *,
+    rules: SegmentRules = PAPER_RULES,
+    start: int = 0,
+) -> list[list[Statistics]]:
+    """NUM-KERNEL. Each system's summed statistics from :data:`COUNTS_13A`'s answer, rows of ``cells`` lines.
+
+    ``matches[k]`` is system k's clipped matches summed over the rows; ``lengths`` holds, row by
+    row, each line's number of tokens (the ``len(matches)`` systems' candidates, then the
+    references). c, r and the totals are made here from the lengths alone, under the segment
+    rules of EC-004 and EC-005 and the reference length rule of EC-001, applied by
+    :func:`ruled_segments` itself (the same rules and errors), to placeholder sentences of those
+    lengths: the rules read only a sentence's length and emptiness. The summed matches need no
+    rule: a segment is left out only for an empty candidate, which matches nothing, and an empty
+    reference dropped by EC-005 matches nothing either. With one reference and rules that keep
+    every segment, c and r are the columns' sums, without a Python step per row.
+
+    >>> counted_statistics([[3, 1]], [3, 4], 2, "closest")
+    [[Statistics(matches=(3, 1), totals=(3, 2), hyp_len=3, ref_len=4)]]
+    """
+    systems = len(matches)
+    if cells == systems + 1 and not rules.candidates_checked and rules.empty_references == "keep":
+        return [
+            [_summed(matches[k], list(lengths[k::cells]), sum(lengths[systems::cells]))]
+            for k in range(systems)
+        ]
+    rows = range(0, len(lengths), cells)
+    blank = [("",) * length for length in lengths]  # a sentence of that many tokens
+    candidate_lengths: list[list[int]] = [[] for _ in range(systems)]
+    ref_lens: list[Length] = [0] * systems
+    for _, _, k, candidate, r in ruled_segments(
+        [blank[k::cells] for k in range(systems)],
+        [blank[i + systems : i + cells] for i in rows],
+        ref_length,
+        rules,
+        start,
+    ):
+        candidate_lengths[k].append(len(candidate))
+        ref_lens[k] += r
+    return [[_summed(matches[k], candidate_lengths[k], ref_lens[k])] for k in range(systems)]

@@ -28,7 +28,7 @@ from itertools import zip_longest
 from typing import Any, BinaryIO, cast
 
 from reference_bleu.errors import BleuError, BleuInputError
-from reference_bleu.fast import fast_system_statistics
+from reference_bleu.fast import COUNTS_13A, counted_statistics, fast_system_statistics
 from reference_bleu.inputs import SegmentRules
 from reference_bleu.interrupts import SIGNALS, signals_held
 from reference_bleu.length import REF_LENGTH_RULES, RefLengthRule
@@ -38,6 +38,8 @@ from reference_bleu.tokenizers import (
     check_case_folding,
     check_case_order,
     check_split_rule,
+    fold_case,
+    kernel_13a_folding,
     line_tokenizer,
     tokenizer,
 )
@@ -241,8 +243,23 @@ def chunk_statistics(
 
     Each system's statistics are their sum, or each segment's when ``keep``. ``start`` is the
     number of the chunk's first segment (counted from 0), for error messages. The references
-    are tokenized and counted once for all systems (NUM-FAST).
+    are tokenized and counted once for all systems (NUM-FAST). Summed statistics of 13a text are
+    tokenized and counted by the kernel's ``counts_13a`` in one call where it is loaded (NUM-KERNEL).
     """
+    folding = None if COUNTS_13A is None or keep else kernel_13a_folding(**counting.text)
+    if COUNTS_13A is not None and folding is not None:
+        if folding != "none":
+            rows = [tuple(fold_case(cell, folding) for cell in row) for row in rows]
+        matches, lengths = COUNTS_13A(rows, systems, counting.orders)
+        summed = counted_statistics(
+            matches,
+            memoryview(lengths).cast("q"),
+            len(rows[0]) if rows else systems + 1,
+            counting.ref_length,
+            rules=counting.rules,
+            start=start,
+        )
+        return summed, len(rows)
     tokens = line_tokenizer(**counting.text)
     tokenized = [[tokens(cell) for cell in row] for row in rows]
     statistics = fast_system_statistics(

@@ -34,14 +34,14 @@ from functools import lru_cache
 from typing import Any
 
 from reference_bleu.api import conventional_total, score_segments
+from reference_bleu.evaluation import Evaluation, settle
 from reference_bleu.evaluation import last_segment as last_of
-from reference_bleu.evaluation import settle
 from reference_bleu.fast import clipped_matches, fast_statistics
 from reference_bleu.inputs import validate_corpus
 from reference_bleu.length import Length, RefLengthRule, best_match_length, log_brevity_penalty
 from reference_bleu.options import BleuOptions, make_options
 from reference_bleu.profiles import profile_options, resolve
-from reference_bleu.smoothing import SMOOTHING_METHODS
+from reference_bleu.smoothing import SMOOTHING_METHODS, LastSegment
 from reference_bleu.statistics import Statistics
 
 #: Significant digits of the decimal exp(D·q); its error bound is proved for this precision.
@@ -262,10 +262,22 @@ def decided_score(segment: Statistics, options: BleuOptions, factor: int = 1) ->
     ``segment`` has ``options.statistics_orders`` orders; the options pass :func:`decidable_options`.
     """
     stats = segment if options.denominator == "l_n" else conventional_total([segment], options)
-    settled = settle(stats, last_of(segment, options), options=options)
+    return decided_evaluation(stats, last_of(segment, options), options, factor)[0]
+
+
+def decided_evaluation(
+    stats: Statistics, last: LastSegment, options: BleuOptions, factor: int = 1
+) -> tuple[float | None, Evaluation]:
+    """The correctly rounded double of the BLEU of a scored unit (times ``factor``; ``None``: undecided),
+    and its settled p_n and w_n (:func:`reference_bleu.evaluation.settle`, whose score is a placeholder).
+
+    ``stats`` are under the point's denominator (``conventional_total``); the options pass
+    :func:`decidable_options`.
+    """
+    settled = settle(stats, last, options=options)
     if settled.score == 0 or not any(settled.w):  # an early return, or no weighted order: 0 (EC-016)
-        return 0.0
-    return decided_bleu(stats.hyp_len, stats.ref_len, settled.values, settled.w, factor)
+        return 0.0, settled
+    return decided_bleu(stats.hyp_len, stats.ref_len, settled.values, settled.w, factor), settled
 
 
 def decided_bleu(

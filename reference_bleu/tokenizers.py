@@ -536,6 +536,29 @@ def check_split_rule(rule: str) -> SplitRule:
 KERNEL_13A: Callable[[str], list[str]] | None = getattr(kernel_module(), "tokens_13a", None)
 
 
+def kernel_13a_folding(
+    tokenize: str = "13a",
+    lowercase: str = "none",
+    split: str = "unicode",
+    case_order: str = "before",
+) -> CaseFolding | None:
+    """NUM-KERNEL. The case folding to apply to a line before the kernel's TOK-13A, where the kernel's
+    tokens are the pipeline's: 13a split as ``str.split()``, the case folded before it or not at all;
+    ``None`` for other conventions (the Python path's), whether or not the kernel is loaded.
+
+    >>> kernel_13a_folding("13a", "unicode"), kernel_13a_folding("13a", "unicode", case_order="after")
+    ('unicode', None)
+    """
+    rule, folding, order = (
+        check_split_rule(split),
+        check_case_folding(lowercase),
+        check_case_order(case_order),
+    )
+    if tokenize == "13a" and rule == "unicode" and (folding == "none" or order == "before"):
+        return folding
+    return None
+
+
 @functools.cache  # a few dozen valid conventions; an invalid one raises and is not kept
 def line_tokenizer(
     tokenize: str = "13a",
@@ -554,8 +577,7 @@ def line_tokenizer(
     rule, folding = check_split_rule(split), check_case_folding(lowercase)
     order, tokenize_text = check_case_order(case_order), tokenizer(tokenize)
     kernel = KERNEL_13A
-    folded_first = folding == "none" or order == "before"
-    if kernel is not None and tokenize == "13a" and rule == "unicode" and folded_first:
+    if kernel is not None and kernel_13a_folding(tokenize, folding, rule, order) is not None:
         # The kernel strips the folded line: folding never makes or removes whitespace.
         return kernel if folding == "none" else lambda line: kernel(fold_case(line, folding))
 

@@ -13,6 +13,7 @@ system with every tokenizer (the run behind the closing note of issue 15).
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -22,10 +23,16 @@ from hypothesis import strategies as st
 
 from conformance.suite.strategies import corpora, sentences
 from reference_bleu.errors import BleuInputError
-from reference_bleu.fast import clipped_matches, fast_statistics, fast_system_statistics
+from reference_bleu.fast import (
+    clipped_matches,
+    counted_statistics,
+    fast_statistics,
+    fast_system_statistics,
+    python_clipped_matches,
+)
 from reference_bleu.files import Counting, systems_statistics
 from reference_bleu.inputs import PAPER_RULES, SegmentRules
-from reference_bleu.length import REF_LENGTH_RULES
+from reference_bleu.length import REF_LENGTH_RULES, RefLengthRule
 from reference_bleu.statistics import Statistics, corpus_statistics, segment_statistics
 from reference_bleu.tokenizers import TOKENIZERS, tokenize_line
 from tests.test_real_data import MULTEVAL, MULTEVAL_SYSTEMS, WMT17, WMT17_SYSTEMS, lines
@@ -39,10 +46,13 @@ def literal(
     orders: int,
     rule: str,
     rules: SegmentRules = PAPER_RULES,
+    *,
+    start: int = 0,
 ) -> list[Statistics]:
-    """Each segment's statistics by the spec's literal functions, after the rules of EC-004 to EC-006."""
+    """Each segment's statistics by the spec's literal functions, after the rules of EC-004 to EC-006
+    (errors name segments counted from ``start``)."""
     kept = []
-    for i, (h, r) in enumerate(zip(hyps, refs, strict=True)):
+    for i, (h, r) in enumerate(zip(hyps, refs, strict=True), start):
         references = rules.references(r, i)
         if references is not None and rules.keeps_candidate(h, i):
             kept.append(segment_statistics(h, references, orders, rule))  # type: ignore[arg-type]
@@ -194,3 +204,46 @@ def test_systems_sharing_references_have_their_own_statistics(corpus_list: list[
     systems = [hyps[:size] for hyps, _ in corpus_list]
     together = fast_system_statistics(systems, references, 4, "closest", keep_segments=True)
     assert together == [literal(hyps, references, 4, "closest") for hyps in systems]
+
+
+@given(
+    st.lists(corpora(max_segments=5, max_references=3), min_size=1, max_size=3),
+    st.integers(1, 3),
+    st.sampled_from(REF_LENGTH_RULES),
+    st.sampled_from(["keep", "drop", "error"]),
+    st.sampled_from(["keep", "drop", "error"]),
+)
+def test_statistics_from_summed_matches_and_lengths_are_the_literal_ones(
+    corpus_list: list[Corpus], width: int, rule: RefLengthRule, empty_references: str, empty_candidates: str
+) -> None:
+    """counted_statistics (NUM-KERNEL: what the file scorer makes of counts_13a's answer), given the
+    Python path's summed matches and the token counts, gives each system's literal statistics, or the
+    same error (EC-004, EC-005, and EC-006 once empty references are dropped) as fast_system_statistics."""
+    size = min(len(hyps) for hyps, _ in corpus_list)
+    systems = [hyps[:size] for hyps, _ in corpus_list]
+    references = [(refs + [[]] * width)[:width] for refs in corpus_list[0][1][:size]]  # width per row
+    rules = SegmentRules(empty_references, "error", empty_candidates)
+    matches = [[0] * 4 for _ in systems]
+    lengths: list[int] = []
+    for i, refs in enumerate(references):
+        lengths.extend([*(len(hyps[i]) for hyps in systems), *map(len, refs)])
+        for k, hyps in enumerate(systems):
+            found = python_clipped_matches(hyps[i], refs, 4)
+            matches[k] = [a + b for a, b in zip(matches[k], found, strict=True)]
+    expected = outcome(lambda: fast_system_statistics(systems, references, 4, rule, rules=rules, start=3))
+    cells = len(systems) + width
+    assert (
+        outcome(lambda: counted_statistics(matches, lengths, cells, rule, rules=rules, start=3)) == expected
+    )
+    if not isinstance(expected, str):
+        assert expected == [
+            [corpus_statistics(literal(hyps, references, 4, rule, rules), 4)] for hyps in systems
+        ]
+
+
+def outcome(compute: Callable[[], object]) -> object:
+    """A computation's value, or its BleuInputError's message (the same errors on both paths)."""
+    try:
+        return compute()
+    except BleuInputError as error:
+        return str(error)

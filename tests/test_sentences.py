@@ -1,19 +1,28 @@
 """Fast sentence scores are the exact path's correctly rounded doubles (spec NUM-SENTENCE).
 
-The oracle is the exact path, ``sentence_bleu(...).score`` (NUM-EXACT: 50- and 80-digit
-decimal arithmetic, rounded once), and for the plain points also mpmath at 300 bits, an
+The oracle is the exact path, ``sentence_bleu(...).score`` with the API's own binary64 decision
+switched off (:func:`exact_path`; NUM-EXACT: 50- and 80-digit decimal arithmetic, rounded
+once), and for the plain points also mpmath at 300 bits, an
 independent evaluation of the same formula. Inputs: generated corpora under many points of the
 option space (every reference length rule, several smoothings, effective order, other weights,
 tools' profiles), every WMT17 segment of the 16 shipped systems (slow), and values built to
-lie on or within 10^-80 of a rounding boundary, which must go to the exact path.
+lie on or within 10^-80 of a rounding boundary, which must go to the exact path. The API's
+results whose double NUM-SENTENCE decided, with ``score_decimal`` computed on first access, are
+the exact path's results, field by field.
 """
 
 from __future__ import annotations
 
+import pickle
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import FrozenInstanceError
+from decimal import Decimal
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import mpmath
 import pytest
@@ -22,13 +31,15 @@ from hypothesis import strategies as st
 
 from conformance.data import WMT17, read_lines
 from conformance.suite.strategies import corpora
-from reference_bleu import sentence_bleu
-from reference_bleu.api import score_segments
+from reference_bleu import api, corpus_bleu, sentence_bleu
+from reference_bleu.api import BleuResult, score_segments
 from reference_bleu.cli import main
 from reference_bleu.errors import BleuError
+from reference_bleu.evaluation import conventional_bp
+from reference_bleu.exact import correctly_rounded
 from reference_bleu.fast import fast_statistics
 from reference_bleu.length import REF_LENGTH_RULES
-from reference_bleu.options import make_options
+from reference_bleu.options import BleuOptions, make_options
 from reference_bleu.sentences import (
     SentenceCounter,
     decide,
@@ -80,8 +91,24 @@ POINTS: list[dict[str, Any]] = [
 ]
 
 
+@contextmanager
+def exact_path() -> Iterator[None]:
+    """The API's results by the exact path alone (NUM-EXACT): its binary64 decision switched off, and
+    BP evaluated in decimal even where it is exp(0) = 1."""
+
+    def evaluated_bp(total: Statistics, options: BleuOptions) -> Decimal:
+        return correctly_rounded(lambda: conventional_bp(total, options))
+
+    with (
+        mock.patch.object(api, "_decided", return_value=(None, None)),
+        mock.patch.object(api, "_brevity_penalty", evaluated_bp),
+    ):
+        yield
+
+
 def expected(hyps: list[list[str]], refs: list[list[list[str]]], **options: Any) -> list[float]:
-    return [sentence_bleu(h, r, **options).score for h, r in zip(hyps, refs, strict=True)]
+    with exact_path():
+        return [sentence_bleu(h, r, **options).score for h, r in zip(hyps, refs, strict=True)]
 
 
 @given(corpora(max_segments=4), st.sampled_from(POINTS), st.sampled_from(REF_LENGTH_RULES))
@@ -145,12 +172,13 @@ def expected_by_statistics(hyps: list[list[str]], refs: list[list[list[str]]], *
     assert len(segments) == len(hyps)
     scores: dict[Statistics, float] = {}
     result = []
-    for i, (hyp, row, stats) in enumerate(zip(hyps, refs, segments, strict=True)):
-        if stats not in scores:
-            scores[stats] = sentence_bleu(hyp, row, **options).score
-        elif i % 97 == 0:
-            assert sentence_bleu(hyp, row, **options).score == scores[stats], i
-        result.append(scores[stats])
+    with exact_path():
+        for i, (hyp, row, stats) in enumerate(zip(hyps, refs, segments, strict=True)):
+            if stats not in scores:
+                scores[stats] = sentence_bleu(hyp, row, **options).score
+            elif i % 97 == 0:
+                assert sentence_bleu(hyp, row, **options).score == scores[stats], i
+            result.append(scores[stats])
     return result
 
 
@@ -306,7 +334,7 @@ def test_an_empty_reference_is_an_error_where_the_point_says_so() -> None:
     """EC-004 under ``zero_length="error"``: r = 0 makes r / c meaningless for the tool; the row names it."""
     with pytest.raises(ValueError, match="EC-004"):
         sentence_scores([["a"], ["b"]], [[["a"]], [[]]], zero_length="error")
-    assert sentence_scores([["a"]], [[[]]]) == [sentence_bleu(["a"], [[]]).score]
+    assert sentence_scores([["a"]], [[[]]]) == expected([["a"]], [[[]]])
 
 
 def test_an_empty_batch_has_no_scores() -> None:
@@ -341,8 +369,76 @@ def test_score_sl_prints_each_rows_exact_result(
         options = {"smoothing": "floor", "round_digits": 3}
     elif "chen-cherry-4" in flags:
         options = {"smoothing": "chen-cherry-4"}
-    expected_texts = [
-        sentence_bleu(tokenize_line(h, "13a"), [tokenize_line(r, "13a")], **options).reported_text
-        for h, r in zip(hyp_lines, ref_lines, strict=True)
-    ]
+    with exact_path():
+        expected_texts = [
+            sentence_bleu(tokenize_line(h, "13a"), [tokenize_line(r, "13a")], **options).reported_text
+            for h, r in zip(hyp_lines, ref_lines, strict=True)
+        ]
     assert printed == expected_texts
+
+
+# --- BleuResult: the double decided in binary64, score_decimal computed on first access -----------
+
+
+def fields_of(result: BleuResult) -> tuple[object, ...]:
+    """Every value a result shows, score_decimal included (equality leaves it out: it follows)."""
+    decimals = (str(result.score_decimal), str(result.brevity_penalty_decimal))  # their digits as printed
+    return (
+        result,
+        result.score,
+        result.score_decimal,
+        decimals,
+        result.reported_text,
+        result.smoothed_precisions,
+    )
+
+
+@given(corpora(max_segments=4), st.sampled_from(POINTS), st.booleans())
+def test_api_results_equal_the_exact_paths_field_by_field(
+    corpus: Corpus, point: dict[str, Any], whole_corpus: bool
+) -> None:
+    """corpus_bleu and sentence_bleu with the decision (and a lazy score_decimal) give the exact path's
+    results: the same double, the same 40 digits, BP, precisions, weights, reported text and errors."""
+    hyps, refs = corpus
+
+    def results() -> list[object]:
+        try:
+            if whole_corpus:
+                return [fields_of(corpus_bleu(hyps, refs, **point))]
+            return [fields_of(sentence_bleu(h, r, **point)) for h, r in zip(hyps, refs, strict=True)]
+        except BleuError as error:
+            return [error.spec_id]
+
+    with exact_path():
+        want = results()
+    assert results() == want
+
+
+def test_score_decimal_is_computed_on_first_access_once_and_cannot_be_set() -> None:
+    result = sentence_bleu(
+        "the cat sat on a mat".split(), ["the cat sat on the mat".split()], smoothing="exp"
+    )
+    assert callable(result._score_decimal)  # decided in binary64: no decimal evaluation yet
+    value = result.score_decimal
+    assert isinstance(value, Decimal)
+    assert isinstance(result._score_decimal, Decimal)  # kept: the evaluation runs once
+    assert result.score_decimal is value
+    with exact_path():
+        exact = sentence_bleu(
+            "the cat sat on a mat".split(), ["the cat sat on the mat".split()], smoothing="exp"
+        )
+    assert isinstance(exact._score_decimal, Decimal)
+    assert (value, result.score) == (exact.score_decimal, exact.score)
+    with pytest.raises(FrozenInstanceError):
+        result.score_decimal = Decimal(1)
+    with pytest.raises(FrozenInstanceError):
+        result._score_decimal = Decimal(1)
+
+
+def test_a_result_pickles_with_its_score_decimal() -> None:
+    """A result not yet asked for its decimal holds a closure; pickling computes the value first."""
+    result = corpus_bleu([["a", "b", "c"]], [[["a", "b", "d"]]], smoothing="floor")
+    assert callable(result._score_decimal)
+    copy = pickle.loads(pickle.dumps(result))  # noqa: S301 -- our own bytes
+    assert isinstance(copy._score_decimal, Decimal)
+    assert fields_of(copy) == fields_of(result)
