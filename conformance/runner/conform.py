@@ -577,7 +577,7 @@ def _parser() -> argparse.ArgumentParser:
         default=[],
         metavar="AXIS=VALUE",
         help="also accept this value on an axis, e.g. ref_length=closest-first, aggregation=macro, "
-        "arithmetic=binary32, tokenize=13a, case=unicode, split=ascii (text targets)",
+        "arithmetic=binary32, tokenize=13a, lowercase=unicode, split=ascii (text targets)",
     )
     parser.add_argument(
         "--strict-domain",
