@@ -44,12 +44,10 @@ from reference_bleu.tokenizers import (
     tokenizer,
 )
 
-#: Counting fields a statistics file may leave out (files of earlier versions), with their defaults.
+#: Counting fields a statistics file may leave out (files of earlier versions), with their defaults:
+#: the paper's values (the registry's).
 OPTIONAL_COUNTING = {
-    "split": "unicode",
-    "empty_references": "keep",
-    "empty_candidates": "keep",
-    "case_order": "before",
+    name: BY_NAME[name].paper for name in ("split", "empty_references", "empty_candidates", "case_order")
 }
 #: Segments per chunk handed to a worker, at most.
 CHUNK_SIZE = 2000
