@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from conformance.peers.targets import Outcome
+from conformance.runner import expectation
 from conformance.runner.client import (
     ANSWER_RESOLUTION,
     ProtocolTarget,
@@ -28,9 +29,14 @@ from conformance.runner.client import (
 )
 from conformance.runner.conform import main
 from conformance.runner.expectation import STATISTICS_UNACCOUNTED, same_reply
-from conformance.runner.fingerprint.base import agrees
+from conformance.runner.fingerprint.base import Finding, agrees
 from conformance.runner.fingerprint.text import TEXT
+from reference_bleu.errors import BleuOptionError
 from reference_bleu.tokenizers import tokenize_line
+from tests.verify_targets import lowercased_vowel_split_bleu
+
+#: The paper's text conventions (tokens split on Unicode whitespace, no folding, no tokenizer).
+PAPER_TEXT_AXES = {"tokenize": "none", "lowercase": "none", "split": "unicode"}
 
 V = "tests.verify_targets:"
 
@@ -266,6 +272,34 @@ def test_a_known_case_folding_beside_an_unknown_tokenizer_is_named(
     found = {d["axis"]: d["found"] for d in verdict["differs"]}
     assert found["lowercase"] == "unicode"
     assert found["tokenize"] == "no known rule"
+
+
+def test_a_text_value_this_installation_cannot_compute_is_passed_over(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Naming the text axes a target misses tries every registry value of each: one this
+    installation cannot compute (MeCab's tokenizers without MeCab, BleuOptionError) is no
+    explanation, and never the runner's error (it was: exit 3 on CodeXGLUE's evaluator)."""
+    real = expectation.retokenized_predictor
+
+    def without_mecab(text: Any, options: Any) -> Any:
+        if str(text["tokenize"]).endswith("-mecab"):
+            raise BleuOptionError("TOK-PIPELINE", "MeCab is not installed")
+        return real(text, options)
+
+    monkeypatch.setattr(expectation, "retokenized_predictor", without_mecab)
+    answers = tuple(
+        lowercased_vowel_split_bleu(
+            [" ".join(h) for h in d.corpus[0]], [[" ".join(r) for r in rs] for rs in d.corpus[1]]
+        )
+        for d in TEXT.diagnostics
+    )
+    finding = Finding(TEXT, (), answers, ())
+    missed = {
+        a: found for a, _spec, _expected, found in expectation._text_axes_missed(finding, PAPER_TEXT_AXES, {})
+    }
+    assert missed["lowercase"] == "unicode"
+    assert missed["tokenize"] == "no known rule"
 
 
 @pytest.mark.slow  # a whole runner run
