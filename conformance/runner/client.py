@@ -260,8 +260,10 @@ class ProtocolTarget:
     restarts: int = 0
     #: The last score as the target gave it, before the scale (FP-SCALE's rounding reads its decimals).
     last_raw: float | None = None
-    #: Questions not asked once the time limit was spent (the report says so).
+    #: Questions not asked once the time limit or the restarts were spent (the report says so).
     not_asked: int = 0
+    #: Why they were not asked: which run limit was spent, with its option ("" while none was).
+    not_asked_because: str = ""
     #: Answers to questions with some segment of more than one reference: (errors, scores). A target
     #: that refuses every one of them and scores one-reference questions takes one reference per
     #: segment without declaring it (the report says which option to give: CONF-PROTOCOL).
@@ -404,12 +406,9 @@ class ProtocolTarget:
         if self._channel is None and self.restarts >= self.max_restarts:
             # Not asked, never a crash of its own: the crashes that used the restarts are the evidence,
             # and a question no process answered must not shrink a counterexample (CONF-ROBUST).
-            self.not_asked += 1
-            spent = f"not asked: {self.restarts} restarts were spent (--max-restarts)"
-            raise TargetSkippedError(spent, False)
+            raise self._not_asked(f"its {self.restarts} restarts were spent (--max-restarts)")
         if self._started is not None and time.monotonic() - self._started > self.time_limit:
-            self.not_asked += 1
-            raise TargetSkippedError(f"not asked: the time limit of {self.time_limit:g} s was spent", False)
+            raise self._not_asked(f"the time limit of {self.time_limit:g} s was spent (--time-limit)")
         text = caps.input == "text"
         hyps: list[Any] = [" ".join(h) if text else list(h) for h in hypotheses]
         refs: list[Any] = [[" ".join(r) if text else list(r) for r in rs] for rs in references]
@@ -442,6 +441,13 @@ class ProtocolTarget:
         if answer.get("mutated") or answer.get("input_digest", sent) != sent:
             raise self._fault("mutation", "the target changed its input")
         return self._outcome(answer, raw)
+
+    def _not_asked(self, because: str) -> TargetSkippedError:
+        """CONF-ROBUST, run limits: a question not asked once a limit was spent, counted, with the
+        first limit's reason kept for the report; never a skip of the target's own."""
+        self.not_asked += 1
+        self.not_asked_because = self.not_asked_because or because
+        return TargetSkippedError(f"not asked: {self.not_asked_because}", False)
 
     def _outcome(self, answer: dict[str, Any], raw_score: bool) -> Outcome:
         raw = answer.get("score")

@@ -84,8 +84,10 @@ class TargetReport:
     verdict: Verdict | None = None
     #: The runner's own failure on this target (exit 3), as one line; "" when there was none.
     runner_error: str = ""
-    #: Questions not asked because the target's time limit (``--time-limit``) was spent.
+    #: Questions not asked because a run limit (``--time-limit``, ``--max-restarts``) was spent.
     not_asked: int = 0
+    #: Which limit, with its option ("" when none was).
+    not_asked_because: str = ""
     #: What to run again with, where the answers suggest a capability the target did not declare.
     hints: tuple[str, ...] = ()
 
@@ -103,6 +105,7 @@ class TargetReport:
             "verdict": self.verdict.as_json() if self.verdict else None,
             "runner_error": self.runner_error,
             "not_asked": self.not_asked,
+            "not_asked_because": self.not_asked_because,
             "hints": list(self.hints),
             "causes": [
                 {"headline": head.id, "also": [c.id for c in others]} for head, others in causes(self.checks)
@@ -209,9 +212,11 @@ def _judged_at_resolution(spec: str, target: ProtocolTarget, settings: RunSettin
     say("placing it in the convention space")
     expectation = settings.expectation or Expectation.parse("paper")
     verdict = judge_expectation(target, found, judge.checks, expectation, settings.seed)
-    if target.not_asked and verdict.level == "conformant":  # no verdict on questions never asked
+    if target.not_asked and verdict.level in ("conformant", "variant"):  # none on questions never asked
         verdict = replace(
-            verdict, level="insufficient evidence", unaccounted=("the questions after its --time-limit",)
+            verdict,
+            level="insufficient evidence",
+            unaccounted=(f"the questions not asked once {target.not_asked_because}",),
         )
     return TargetReport(
         spec,
@@ -223,6 +228,7 @@ def _judged_at_resolution(spec: str, target: ProtocolTarget, settings: RunSettin
         dict(caps.versions),
         verdict=verdict,
         not_asked=target.not_asked,
+        not_asked_because=target.not_asked_because,
         hints=tuple(
             h
             for h in (
@@ -474,9 +480,7 @@ def details(report: TargetReport, markdown: bool) -> str:
             same = ", ".join(c.id for c in explained)
             lines.append(f"{indent}the same input also fails (same cause): {same}")
     if report.not_asked:
-        lines.append(
-            f"{indent}{report.not_asked} questions not asked: the time limit (--time-limit) was spent"
-        )
+        lines.append(f"{indent}{report.not_asked} questions not asked: {report.not_asked_because}")
     lines[:0] = [f"{indent}hint: {hint}" for hint in report.hints]  # before the failures it explains
     headline = report.verdict.headline() if report.verdict else "not conformant"
     if report.runner_error:  # the runner's own bug, not the target's (exit 3): say so, and what it was

@@ -304,7 +304,7 @@ class Verdict:
             like = f" (behaves as {self.point})" if self.point else ""
             return f"a variant of {self.expected}{like}: {axes or 'differs'}"
         if self.level == "insufficient evidence":
-            return "insufficient evidence: the target skipped too much of " + ", ".join(self.unaccounted)
+            return "insufficient evidence: too few answers to judge " + ", ".join(self.unaccounted)
         axes = "".join(f"; {a}: {f} ({s}; expected {e})" for a, s, e, f in self.differs)
         return "not conformant: " + (", ".join(self.unaccounted) or "no known convention explains it") + axes
 
@@ -783,8 +783,8 @@ def with_text(
     with the axis listed beside the score axes.
     """
     finding = next((f for f in fingerprint.findings if f.point.text_axes), None)
-    if finding is None or verdict.level == "insufficient evidence":
-        return verdict
+    if finding is None or verdict.level == "insufficient evidence" or not finding.asked or finding.unasked:
+        return verdict  # no text axis to read (a run limit left its diagnostics unasked)
     if verdict.level == "not conformant":  # other checks too; a text rule no convention explains is named
         named_bug = any(f.convention is not None and BUG in f.convention.flags for f in fingerprint.findings)
         # a fault is the robustness checks'; a named bug (BP's lengths in characters) moves every

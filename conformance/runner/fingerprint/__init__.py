@@ -203,7 +203,7 @@ def _adopted(finding: Finding, again: Finding, config: Config, flags: set[str]) 
         return finding
     flags |= again.convention.flags
     config.update(again.convention.options)
-    return replace(again, declined=finding.declined)
+    return replace(again, declined=finding.declined, unasked=finding.unasked)
 
 
 def _settled_last(finding: Finding, config: Config, flags: set[str]) -> Finding:
@@ -260,7 +260,7 @@ def fingerprint(target: ProtocolTarget) -> Fingerprint:
         if listed.input and listed.input != target.capabilities.input:
             continue  # FP-TEXT for text targets, FP-CASE for token targets
         point = as_seen(listed, text_of(flags))  # its diagnostics as the target sees them
-        skipped = target.skipped  # undeclared ``skipped`` answers so far
+        skipped, not_asked = target.skipped, target.not_asked  # undeclared skips, limits spent so far
         answers = [
             kept.pop(_key(d.corpus)) if _key(d.corpus) in kept else ask(target, d.corpus, raw=point.raw)
             for d in point.diagnostics
@@ -270,7 +270,7 @@ def fingerprint(target: ProtocolTarget) -> Fingerprint:
             for d, a in zip(point.diagnostics, answers, strict=True)
         ]
         finding = replace(settle(point, early, config, _tolerance(flags)), answers=tuple(answers))
-        finding = replace(finding, declined=target.skipped - skipped)
+        finding = replace(finding, declined=target.skipped - skipped, unasked=target.not_asked - not_asked)
         if finding.convention is not None:
             config.update(finding.convention.options)
             flags |= finding.convention.flags

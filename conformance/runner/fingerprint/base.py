@@ -132,6 +132,9 @@ class Finding:
     #: Diagnostics the target answered ``skipped`` although it never declared it cannot take them
     #: (a level or a reference count it declares): missing evidence, judged by coverage (CONF-JUDGE).
     declined: int = 0
+    #: Diagnostics not asked because a run limit was spent (``--time-limit``, ``--max-restarts``):
+    #: missing evidence, never read as a behaviour (CONF-ROBUST).
+    unasked: int = 0
 
     @property
     def convention(self) -> Convention | None:

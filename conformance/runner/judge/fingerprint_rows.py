@@ -20,11 +20,26 @@ class FingerprintRows(JudgeBase):
         ``skipped`` without having declared it cannot take them count as asked, so a point it
         starved is ``insufficient``, never n/a nor settled on what is left."""
         for finding in self.fingerprint.findings:
-            row = self._row(finding)
+            row = self._unasked_row(finding) if finding.unasked else self._row(finding)
             if finding.declined:
                 answered = sum(answer != SKIPPED for answer in finding.answers)
                 row = covered(replace(row, asked=answered + finding.declined, answered=answered))
             self.checks.append(row)
+
+    def _unasked_row(self, finding: Finding) -> Check:
+        """The row of a point some of whose diagnostics a spent run limit left unasked (CONF-ROBUST):
+        missing evidence, whatever the rest matched."""
+        answered = sum(answer != SKIPPED for answer in finding.answers)
+        detail = f"{finding.unasked} of its diagnostics not asked: {self.target.not_asked_because}"
+        return Check(
+            finding.point.id,
+            finding.point.question,
+            "insufficient",
+            detail,
+            finding.point.ec,
+            asked=len(finding.answers),
+            answered=answered,
+        )
 
     def _row(self, finding: Finding) -> Check:
         """The row of one point."""

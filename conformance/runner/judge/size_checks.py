@@ -31,17 +31,22 @@ class SizeChecks(DifferentialChecks):
         """CONF-SIZE. The late questions first (so that the large ones come after them), then the
         shipped test sets, then the generated corpora of real shape."""
         self.checks.append(self._late_questions())
-        real, generated = questions(self.seed, self.examples)
-        self.checks.append(
-            self._questions("SIZE-REAL", "the shipped test sets score as the reference's", real)
-        )
-        self.checks.append(
-            self._questions(
+        rows = (
+            ("SIZE-REAL", "the shipped test sets score as the reference's"),
+            (
                 "SIZE-GENERATED",
                 "long segments, eight references, long, non-ASCII and cut tokens score as the reference's",
-                generated,
-            )
+            ),
         )
+        if self.target.not_asked:  # a run limit is spent: nothing is built, asked or computed any more
+            self.checks += [self._not_asked(ident, title) for ident, title in rows]
+            return
+        for (ident, title), posed in zip(rows, questions(self.seed, self.examples), strict=True):
+            self.checks.append(self._questions(ident, title, posed))
+
+    def _not_asked(self, ident: str, title: str) -> Check:
+        """A row none of whose questions was asked: a run limit was spent before it (CONF-ROBUST)."""
+        return Check(ident, title, "n/a", f"not asked: {self.target.not_asked_because}", ("CONF-SIZE",))
 
     def _late_questions(self) -> Check:
         """SIZE-CALLS: the fingerprint's diagnostics asked again, in rounds, until the target has been
@@ -73,6 +78,8 @@ class SizeChecks(DifferentialChecks):
             self.target.count_errors = counting
         done = self.target.answered - answered
         asked = done + self.target.skipped - skipped
+        if failure is None and not asked and self.target.not_asked:
+            return self._not_asked(ident, title)
         if failure is not None:
             corpus, again, first = failure
             detail = (
@@ -105,7 +112,11 @@ class SizeChecks(DifferentialChecks):
         levels = self.target.capabilities.levels
         failure: Failure | None = None
         left_out: list[str] = []
-        for question in posed:
+        reached = posed
+        for k, question in enumerate(posed):
+            if self.target.not_asked:  # a run limit was spent: the rest is neither asked nor computed
+                reached = posed[:k]
+                break
             corpus = self.seen(expressible(kind, question.corpus))  # what it can take, as it sees it
             if "corpus" in levels:
                 failure = self._asked(question.name, corpus, self._corpus_answer, left_out)
@@ -122,10 +133,15 @@ class SizeChecks(DifferentialChecks):
                 break
         done = self.target.answered - answered
         asked = done + self.target.skipped - skipped
+        if failure is None and not asked and self.target.not_asked:
+            return self._not_asked(ident, title)
         if failure is None:
-            detail = f"{len(posed)} questions ({'; '.join(q.name for q in posed)})"
+            detail = f"{len(reached)} questions ({'; '.join(q.name for q in reached)})"
             if left_out:
                 detail += f"; outside the point's domain, not asked: {'; '.join(left_out)}"
+            if len(reached) < len(posed):
+                detail += f"; {len(posed) - len(reached)} more not asked: {self.target.not_asked_because}"
+                return Check(ident, title, "insufficient", detail, ("CONF-SIZE",), answered=done, asked=asked)
             return covered(Check(ident, title, "pass", detail, ("CONF-SIZE",), answered=done, asked=asked))
         name, corpus, answer, expected = failure
         detail = f"{name}: target {answer!r} != reference {expected!r} under {self.config}"
