@@ -550,10 +550,12 @@ class Axis:
         return _SHOWN.get(self.name, _plain)(self, values)
 
     def assignments(self) -> Iterator[dict[str, Any]]:
-        """The values the axis takes, as assignments of its fields: each value of its field with
-        the refinements at the paper's, then each refining flag set (``effective_order=True``)."""
+        """The values the axis takes, as assignments of its fields: each value of its field (both,
+        for a flag) with the refinements at the paper's, then each refining flag set
+        (``effective_order=True``)."""
         paper = {f.name: f.paper for f in (self.field, *self.refinements)}
-        for value in self.field.values:
+        values = (self.field.paper, not self.field.paper) if self.field.kind == "flag" else self.field.values
+        for value in values:
             yield {**paper, self.field.name: value}
         for refinement in self.refinements:
             if refinement.kind == "flag":

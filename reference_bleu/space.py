@@ -105,14 +105,6 @@ def named_points() -> tuple[Point, ...]:
     return tuple(points.values())
 
 
-def _declared_values(field: str) -> tuple[Any, ...]:
-    """The values the registry declares for a field: its choices, or both values of a flag."""
-    declared = BY_NAME[field]
-    if declared.kind == "flag":
-        return (False, True)
-    return tuple(declared.values)
-
-
 def field_axes() -> dict[str, tuple[str, ...]]:
     """ATTR-AXES. The axis each field belongs to (the registry's), as a one-axis tuple."""
     return {name: (axis_of(name).name,) for name in FIELDS}
@@ -146,19 +138,18 @@ def mixed(a: Point, b: Point, taken: Iterator[str] | tuple[str, ...] | frozenset
 def axis_values_declared() -> dict[str, tuple[tuple[tuple[str, Any], ...], ...]]:
     """IDENT-SEARCH. The values each axis takes, as assignments of its fields.
 
-    Those of the named profiles, then each declared value of each of its fields with the
-    axis's other fields at the paper's values; in that order, without repeats.
+    Those of the named profiles, then the registry's (``Axis.assignments``: each value of its
+    field with the refinements at the paper's, then each refining flag set); in that order,
+    without repeats.
     """
-    paper = profile_point("paper").fields
     values: dict[str, dict[tuple[tuple[str, Any], ...], None]] = {axis: {} for axis in axes()}
     for axis in axes():
         names = axis_fields(axis)
         for point in named_points():
             mine = point.fields
             values[axis][tuple((n, mine[n]) for n in names)] = None
-        for name in names:
-            for value in _declared_values(name):
-                values[axis][tuple((n, value if n == name else paper[n]) for n in names)] = None
+        for assignment in AXES[axis].assignments():
+            values[axis][tuple((n, assignment[n]) for n in names)] = None
     return {axis: tuple(assignments) for axis, assignments in values.items()}
 
 

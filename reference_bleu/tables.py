@@ -19,7 +19,7 @@ from typing import Any
 
 from reference_bleu.options import make_options
 from reference_bleu.profiles import PROFILES, Family, axis_values, paper_differences, resolve
-from reference_bleu.registry import AXES, BY_NAME, OPTION_FIELDS, Axis
+from reference_bleu.registry import AXES, BY_NAME, OPTION_FIELDS, Axis, Field
 
 #: The spec's folder, and the chapter of the convention space.
 SPEC = Path(__file__).resolve().parent.parent / "spec"
@@ -126,6 +126,13 @@ def _takers(axis: Axis) -> dict[tuple[Any, ...], list[str]]:
     return found
 
 
+def _meaning(field: Field, value: Any) -> str:
+    """A value's meaning: the registry's, or for a flag its meaning when set and "no" when not."""
+    if field.kind == "flag":
+        return field.meaning if value else "no"
+    return field.values[value]
+
+
 def values_table() -> str:
     """CONV-SPACE. Every declared value of every axis with its meaning and the profiles that take it."""
     rows = []
@@ -134,7 +141,7 @@ def values_table() -> str:
         for assignment in axis.assignments():
             shown = axis.shown(assignment)
             refinement = next((f for f in axis.refinements if assignment[f.name] != f.paper), None)
-            meaning = refinement.meaning if refinement else axis.field.values[assignment[axis.name]]
+            meaning = refinement.meaning if refinement else _meaning(axis.field, assignment[axis.name])
             paper = _key(axis, assignment) == _key(axis, _paper_of(axis))
             names = ", ".join(f"`{n}`" for n in takers.get(_key(axis, assignment), []))
             rows.append(
