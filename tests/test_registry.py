@@ -88,6 +88,17 @@ def test_accept_takes_the_one_name_and_a_refining_field() -> None:
         )
 
 
+def test_an_accepted_value_sets_every_field_of_its_axis() -> None:
+    """sacrebleu-sentence computes with effective_order=True (undefined_precision shown "effective"):
+    accepting undefined_precision=zero must take the effective order away, or the accepted point is
+    sacrebleu-sentence itself and the value is never acceptable (it stayed "effective")."""
+    expectation = Expectation.parse("sacrebleu-sentence", ["undefined_precision=zero"])
+    (point,) = expectation.accepted_points()
+    assert point.options["effective_order"] is False
+    assert point.axes["undefined_precision"] == "zero"
+    assert expectation.acceptable()["undefined_precision"] == frozenset({"zero"})
+
+
 def test_the_harness_takes_the_one_name() -> None:
     served = _reference({"brevity_penalty": "coco", "max_order": "2"})
     hyps, refs = [["a", "b", "c"]], [[["a", "b", "c", "d"]]]

@@ -178,13 +178,20 @@ class Expectation:
         return Candidate(self.profile.name, dict(self.profile.options))
 
     def _changed(self, changes: Sequence[tuple[str, str]]) -> Candidate:
+        """The profile's point with each (axis, value) set: every field of the axis takes the value's
+        assignment (a refinement at the paper's value is the default: the profile's own is dropped,
+        so accepting undefined_precision=zero on sacrebleu-sentence leaves no effective order)."""
         options = dict(self.profile.options)
         for axis, value in changes:
             assignment = next(
                 (a for a in AXES[axis].assignments() if value in (AXES[axis].shown(a), a[axis])),
                 {axis: value},
             )
-            options.update({k: v for k, v in assignment.items() if v is not None and v is not False})
+            for name, set_to in assignment.items():
+                if set_to is None:
+                    options.pop(name, None)
+                else:
+                    options[name] = set_to
         try:
             option_axes(options)  # the accepted values are valid options
         except BleuError as error:
