@@ -1,7 +1,8 @@
 """Scale in the judgement and skips as evidence (spec CONF-SIZE, CONF-ROBUST; issue 25, items 1 and 4).
 
 The targets that are wrong only at real size are written in tests/scale_targets.py from the
-issue's descriptions; the one that skips what is large is a mode of tests/hostile_target.py.
+issue's descriptions; the one that skips what is large is a mode of tests/hostile_target.py, the
+one that skips several references tests/skipping_target.py's ``several``.
 Each is run once at the default budget (``--examples 100``) and shared by the tests that read its
 report (a module-scoped fixture): these runs are the slow tier's.
 """
@@ -196,3 +197,22 @@ def test_a_target_that_skips_what_is_large_gets_a_verdict_naming_the_class(
     rows = _rows(target)
     assert rows["SKIPPED"]["status"] == "insufficient"
     assert rows["SKIPPED"]["answered"] > rows["SKIPPED"]["asked"] / 2  # most questions answered
+
+
+@pytest.mark.slow
+def test_a_target_that_skips_several_references_gets_a_verdict_naming_the_class(
+    report: Callable[..., Report],
+) -> None:
+    """tests/skipping_target.py ``several``: the paper's BLEU, declaring any number of references,
+    skipping every question where a segment has another number than one. Every question it answers
+    has exactly one reference per segment, so the class of its skips is the reference count beyond
+    one (spec CONF-ROBUST, skips by reference count beyond what it declared): the verdict names the
+    SKIPPED row, and the row the class."""
+    target = report("--command", f"{sys.executable} tests/skipping_target.py several")
+    verdict = target["verdict"]
+    assert verdict["level"] == "insufficient evidence", verdict
+    assert any(u.startswith("SKIPPED") for u in verdict["unaccounted"]), verdict
+    row = _rows(target)["SKIPPED"]
+    assert row["status"] == "insufficient"
+    assert row["detail"].startswith(f"skipped {row['asked'] - row['answered']} question(s): "), row
+    assert "each with more than 1 references for a segment" in row["detail"], row
