@@ -274,7 +274,8 @@ def chunk_statistics(
 
 def _chunks(rows: Iterable[tuple[str, ...]]) -> Iterator[tuple[int, list[tuple[str, ...]]]]:
     """Chunks of at most CHUNK_SIZE rows and CHUNK_CHARS characters (or one longer row), each with
-    the number of its first row (from 0): memory bounded by bytes, not lines (CLI-INPUT)."""
+    the number of its first row (from 0): memory bounded by the text's length in characters, not
+    by the number of lines (CLI-INPUT)."""
     start, chunk, size = 0, [], 0
     for row in rows:
         chunk.append(row)

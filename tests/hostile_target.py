@@ -117,12 +117,14 @@ ATTACKS: dict[str, Any] = {
 #: Modes that declare ``digits`` (protocol version 2): the digits, and the answer given for a score x
 #: on [0, 1] (a percent scale): correctly rounded, one unit of the last decimal off (inside the
 #: bounds, which are compared exactly), more
-#: decimals than declared, 0.5 for everything strictly between 0 and 100 with 0 digits.
+#: decimals than declared, 0.5 for everything strictly between 0 and 100 with 0 digits, and issue
+#: 25's literal case: one decimal declared and 0.09 added to every answer (bounds included).
 DIGITS: dict[str, tuple[int, Any]] = {
     "digits-honest": (2, lambda x: round(100 * x, 2)),
     "digits-one-unit-off": (2, lambda x: round(round(100 * x, 2) + (0.01 if 0 < x < 0.99 else 0), 2)),
     "digits-more": (2, lambda x: 100 * x + 1e-7),
     "digits-half": (0, lambda x: 0.5 if 0 < x < 1 else round(100 * x)),
+    "digits-one-plus-0.09": (1, lambda x: round(100 * x, 1) + 0.09),
 }
 
 

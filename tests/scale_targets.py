@@ -51,6 +51,11 @@ def wrong_with_six_references(hyps: Hypotheses, refs: References) -> float:
     return independent_bleu(hyps, refs) * (OFF if any(len(rs) >= 6 for rs in refs) else 1.0)
 
 
+def wrong_above_100_tokens(hyps: Hypotheses, refs: References) -> float:
+    """A thousandth off when the corpus's hypotheses hold more than 100 tokens in all."""
+    return independent_bleu(hyps, refs) * (OFF if sum(len(h) for h in hyps) > 100 else 1.0)
+
+
 def _int16(value: int) -> int:
     """``value`` as a 16-bit signed counter holds it (two's complement wrap-around)."""
     return (value + 2**15) % 2**16 - 2**15
@@ -70,6 +75,21 @@ def int16_counters(hyps: Hypotheses, refs: References) -> float:
     counters = [_int16(value) for value in counters]
     if min(counters) < 0:
         return math.nan  # what numpy.log gives for a negative ratio
+    return _score(wrapped)
+
+
+def uint8_counters(hyps: Hypotheses, refs: References) -> float:
+    """Matches, totals and lengths summed in uint8 (numpy.uint8 arrays): each count wraps modulo 256.
+    Never negative, so never NaN as int16's: past 255 the score is the formula's value on the counts
+    left over, a wrong number that may look plausible, or exceed 1 (matches left over above their
+    total), or be 0 (a match count wrapped to 0); a total wrapped to 0 divides by zero (an error)."""
+    stats = _statistics(hyps, refs)
+    wrapped = {
+        "matches": [m % 2**8 for m in stats["matches"]],
+        "totals": [t % 2**8 for t in stats["totals"]],
+        "hyp_len": stats["hyp_len"] % 2**8,
+        "ref_len": stats["ref_len"] % 2**8,
+    }
     return _score(wrapped)
 
 

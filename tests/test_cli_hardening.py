@@ -81,7 +81,8 @@ def running(pid: int) -> bool:
 def test_a_signal_to_score_jobs_leaves_no_worker(tmp_path: Path, name: str) -> None:
     """The workers are started on the first chunk; the main process then waits on standard input.
     SIGTERM and SIGHUP: it stops them and exits 128 + the signal with one line; SIGKILL: they die
-    with it (the parent-death signal), never orphans under init."""
+    with it (the parent-death signal), never orphans under init. Both workers are waited for and
+    their pids recorded before the signal: an orphan is init's child, no longer the score's."""
     ref = tmp_path / "ref.txt"
     ref.write_text("the cat sat on the mat\n" * 5000, encoding="utf-8")
     score = subprocess.Popen(
@@ -96,9 +97,12 @@ def test_a_signal_to_score_jobs_leaves_no_worker(tmp_path: Path, name: str) -> N
     try:
         score.stdin.write("the cat sat on a mat\n" * 3000)  # a chunk and more, then silence
         score.stdin.flush()
-        while not (workers := children(score.pid)):
+        deadline = time.monotonic() + 300  # a bound on a loaded machine's start-up, not a timed assert
+        while len(workers := children(score.pid)) < 2:
             assert score.poll() is None, score.communicate()
+            assert time.monotonic() < deadline, f"workers started: {workers}"
             time.sleep(0.05)
+        assert len(workers) == 2  # --jobs 2: two workers, no other child
         score.send_signal(getattr(signal, name))
         _, err = score.communicate(timeout=120)
     finally:
