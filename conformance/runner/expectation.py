@@ -1014,7 +1014,9 @@ def _score_verdict(
     # a check short of answers is named; one insufficient for another reason says why (SKIPPED: the
     # class of the questions the target skipped, spec CONF-ROBUST)
     thin = tuple(
-        c.id if c.asked and (c.answered or 0) < MIN_ANSWERED_SHARE * c.asked else f"{c.id} ({c.detail})"
+        c.id
+        if c.family != "robustness" and c.asked and (c.answered or 0) < MIN_ANSWERED_SHARE * c.asked
+        else f"{c.id} ({c.detail})"  # a robustness row's reason is its own (SKIPPED: the class skipped)
         for c in checks
         if c.status == "insufficient"
     )
