@@ -303,7 +303,7 @@ def test_macro_average_is_a_named_convention(capsys: pytest.CaptureFixture[str])
     code, report = _report(capsys, "-t", T + "macro")
     target: Any = report["targets"][0]  # type: ignore[index]
     aggregation = next(c for c in target["checks"] if c["id"] == "FP-AGGREGATION")
-    assert aggregation["detail"].startswith("macro")
+    assert aggregation["detail"].startswith("aggregation=macro: ")
     assert not {k: v for k, v in _statuses(report).items() if v not in ("pass", "n/a")}
     assert code == 1
     assert target["verdict"]["level"] == "variant"

@@ -49,6 +49,7 @@ from conformance.runner.fingerprint.base import (
     seen,
 )
 from conformance.runner.references import takes
+from reference_bleu.registry import BY_NAME
 
 #: The points, in the order they are asked: each is settled under the conventions found before it.
 POINTS: tuple[Point, ...] = (
@@ -283,6 +284,9 @@ def fingerprint(target: ProtocolTarget) -> Fingerprint:
     findings = [_settled_again(f, config, flags) for f in findings]
     target.count_errors = True
     target.score_tolerance = _tolerance(flags)
-    if config.get("smoothing") == "none":
-        del config["smoothing"]
+    # the paper's values are the defaults: the options (and the report's reference_options) name
+    # only what the target does otherwise (a searched point sets every field of its axes)
+    config = {
+        name: value for name, value in config.items() if name not in BY_NAME or value != BY_NAME[name].paper
+    }
     return Fingerprint(tuple(findings), config, frozenset(flags))
