@@ -270,28 +270,27 @@ def registry_points(axes: Sequence[str], config: Config) -> list[tuple[int, Conf
             _validated(options_key({**config, **assignment}))
         except BleuError:
             continue
-        found.append((_off_paper(axes, assignment), assignment))
+        found.append((len(_moved(axes, assignment)), assignment))
     return sorted(found, key=lambda ranked: ranked[0])
 
 
-def _off_paper(axes: Sequence[str], assignment: Mapping[str, Any]) -> int:
-    """How many of ``axes`` take another value than the paper's in ``assignment``."""
-    return sum(any(assignment[f.name] != f.paper for f in _fields(AXES[a])) for a in axes)
-
-
-def _fields(axis: Axis) -> tuple[Any, ...]:
-    return (axis.field, *axis.refinements)
+def _moved(axes: Sequence[str], assignment: Mapping[str, Any]) -> list[Axis]:
+    """The axes among ``axes`` on which ``assignment`` leaves the paper's value (on any of their fields)."""
+    return [
+        AXES[a]
+        for a in axes
+        if any(assignment[f.name] != f.paper for f in (AXES[a].field, *AXES[a].refinements))
+    ]
 
 
 def registry_name(axes: Sequence[str], assignment: Mapping[str, Any]) -> str:
     """A registry point as a report names it: ``axis=value`` for each axis off the paper's value (with
     the value's meaning when it is the only one), or the first axis's paper value with its meaning."""
-    moved = [AXES[a] for a in axes if any(assignment[f.name] != f.paper for f in _fields(AXES[a]))]
-    shown = [f"{axis.name}={axis.shown(assignment)}" for axis in moved or [AXES[axes[0]]]]
+    named = _moved(axes, assignment) or [AXES[axes[0]]]
+    shown = [f"{axis.name}={axis.shown(assignment)}" for axis in named]
     if len(shown) > 1:
         return ", ".join(shown)
-    axis = (moved or [AXES[axes[0]]])[0]
-    meaning = axis.field.values.get(str(assignment[axis.name]), "")
+    meaning = named[0].field.values.get(str(assignment[named[0].name]), "")
     return shown[0] + (f": {meaning}" if meaning else "")
 
 
@@ -307,13 +306,12 @@ def registry_conventions(axes: tuple[str, ...], config: Config) -> tuple[Convent
 def _registry_conventions(axes: tuple[str, ...], key: Any) -> tuple[Convention, ...]:
     found = []
     for rank, assignment in registry_points(axes, dict(key)):
-        moved = [a for a in axes if any(assignment[f.name] != f.paper for f in _fields(AXES[a]))]
         found.append(
             Convention(
                 registry_name(axes, assignment),
                 functools.partial(_predicted, assignment),
                 {k: v for k, v in assignment.items() if v is not None},
-                spec=AXES[(moved or axes)[0]].field.spec_id,
+                spec=(_moved(axes, assignment) or [AXES[axes[0]]])[0].field.spec_id,
                 rank=rank,
             )
         )
