@@ -264,10 +264,11 @@ class ProtocolTarget:
     not_asked: int = 0
     #: Why they were not asked: which run limit was spent, with its option ("" while none was).
     not_asked_because: str = ""
-    #: Answers to questions with some segment of more than one reference: (errors, scores). A target
-    #: that refuses every one of them and scores one-reference questions takes one reference per
-    #: segment without declaring it (the report says which option to give: CONF-PROTOCOL).
-    several_references: list[int] = field(default_factory=lambda: [0, 0])
+    #: Questions with some segment of more than one reference it refused (an error) and scored, and
+    #: one-reference questions it scored: a target refusing every one of the first and scoring the
+    #: last takes one reference per segment without declaring it (the report says so: CONF-PROTOCOL).
+    several_refused: int = 0
+    several_scored: int = 0
     one_reference_scored: int = 0
     _started: float | None = None
     _channel: Channel | None = None
@@ -431,16 +432,23 @@ class ProtocolTarget:
             raise TargetSkippedError(printable(answer.get("reason", "")), declared=False)
         self.answered += 1
         self.skips.answer(hypotheses, references)
-        if not takes("one", references):
-            self.several_references[status != "error"] += 1
-        elif status != "error":
-            self.one_reference_scored += 1
+        self._tally_references(references, scored=status != "error")
         if status == "error":
             raise self._fault("error", printable(answer.get("error", ""))[:500])
         sent = input_digest(hyps, refs)
         if answer.get("mutated") or answer.get("input_digest", sent) != sent:
             raise self._fault("mutation", "the target changed its input")
         return self._outcome(answer, raw)
+
+    def _tally_references(self, references: References, scored: bool) -> None:
+        """CONF-PROTOCOL. Count an answered question by its references (one per segment or not) and
+        whether it was scored or refused, for the report's hint on an undeclared capability."""
+        if takes("one", references):
+            self.one_reference_scored += scored
+        elif scored:
+            self.several_scored += 1
+        else:
+            self.several_refused += 1
 
     def _not_asked(self, because: str) -> TargetSkippedError:
         """CONF-ROBUST, run limits: a question not asked once a limit was spent, counted, with the

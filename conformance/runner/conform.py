@@ -47,7 +47,7 @@ from conformance.runner.judge import Judge
 from conformance.runner.judge.base import Check
 from conformance.runner.legend import LEGEND, explain_id, fitted, legend, table
 from conformance.runner.protocol import MAX_DIGITS
-from conformance.runner.references import REFERENCE_KINDS, undeclared_kind_hint
+from conformance.runner.references import REFERENCE_KINDS, undeclared_kind_hints
 from reference_bleu.errors import BleuError
 from reference_bleu.numbers import accept_negative_numbers
 from reference_bleu.options import VERSION
@@ -229,14 +229,8 @@ def _judged_at_resolution(spec: str, target: ProtocolTarget, settings: RunSettin
         verdict=verdict,
         not_asked=target.not_asked,
         not_asked_because=target.not_asked_because,
-        hints=tuple(
-            h
-            for h in (
-                undeclared_kind_hint(
-                    target.references, target.several_references, target.one_reference_scored
-                ),
-            )
-            if h
+        hints=undeclared_kind_hints(
+            target.references, target.several_refused, target.several_scored, target.one_reference_scored
         ),
     )
 

@@ -71,15 +71,15 @@ def _is_corpus(value: Any) -> bool:
 REFUSALS_FOR_A_HINT = 3
 
 
-def undeclared_kind_hint(kind: str, several: Sequence[int], one_scored: int) -> str:
-    """CONF-PROTOCOL. A line for a target asked as taking ``any`` references that refused every
-    question with more than one reference per segment (``several``: errors, scores) while scoring
-    one-reference questions: it takes one reference per segment and did not say so; "" otherwise."""
-    refused, scored = several
+def undeclared_kind_hints(kind: str, refused: int, scored: int, one_scored: int) -> tuple[str, ...]:
+    """CONF-PROTOCOL. For a target asked as taking ``any`` references that refused every question
+    with more than one reference per segment (``refused`` of them, ``scored`` none) while scoring
+    one-reference questions (``one_scored``): the line saying it takes one reference per segment and
+    did not say so; none otherwise."""
     if kind != "any" or scored or refused < REFUSALS_FOR_A_HINT or not one_scored:
-        return ""
+        return ()
     return (
         f"it refused all {refused} questions with more than one reference per segment and scored those "
         "with one: if it takes one reference per segment, declare it (capability references: one) or "
-        "run again with --references one (CONF-PROTOCOL)"
+        "run again with --references one (CONF-PROTOCOL)",
     )

@@ -93,26 +93,28 @@ def settle(point: Point, answers: Sequence[Answer], config: Config, tolerance: f
     give different scores: tests/test_conform.py).
 
     A convention matches within its own tolerance, or ``tolerance`` when that is larger (the
-    target's precision, once FP-PRECISION has found binary32). When a spec convention
-    matches, peer behaviours that happen to agree on these diagnostics are not reported.
+    target's precision, once FP-PRECISION has found binary32). When a convention without a
+    divergence matches, those marked as divergences that agree as well (FP-PRECISION's binary32,
+    EC-013) are not reported.
     """
     if all(answer == SKIPPED for answer in answers):  # not asked: no evidence, no convention
         return Finding(point, (), tuple(answers), ())
     matched: list[Convention] = []
     predictions: list[tuple[str, tuple[Answer, ...]]] = []
     for rank, ranked in itertools.groupby(point.conventions(config), key=lambda c: c.rank):
+        evidence = rank <= EVIDENCE_RANK  # every prediction kept; above, one stops at the first miss
         for c in ranked:
-            within = max(c.tolerance, tolerance)
-            if rank > EVIDENCE_RANK and not all(  # no evidence kept: stop at the first disagreement
-                agrees(a, c.predict(config, d.corpus), within)
-                for a, d in zip(answers, point.diagnostics, strict=True)
-            ):
-                continue
-            predicted = tuple(c.predict(config, d.corpus) for d in point.diagnostics)
-            hit = all(agrees(a, b, within) for a, b in zip(answers, predicted, strict=True))
+            within, predicted = max(c.tolerance, tolerance), []
+            for answer, diagnostic in zip(answers, point.diagnostics, strict=True):
+                predicted.append(c.predict(config, diagnostic.corpus))
+                if not agrees(answer, predicted[-1], within) and not evidence:
+                    break
+            hit = len(predicted) == len(answers) and all(
+                agrees(a, b, within) for a, b in zip(answers, predicted, strict=True)
+            )
             matched += [c] if hit else []
-            if hit or rank <= EVIDENCE_RANK:
-                predictions.append((c.name, predicted))
+            if hit or evidence:
+                predictions.append((c.name, tuple(predicted)))
         if matched:  # a registry search stops at the fewest axes moved that explain every answer
             break
     if any(not c.divergence for c in matched):

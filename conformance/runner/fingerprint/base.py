@@ -1,5 +1,6 @@
 """What every point of the fingerprint is made of (spec CONF-FINGERPRINT): diagnostics, conventions,
-points and findings; the reference's and the peers' predictions; asking a target and matching.
+points and findings; the reference's predictions and the search over the registry; asking a
+target and matching.
 
 The points themselves are in the modules beside this one, one module per group of axes.
 """
@@ -157,7 +158,7 @@ class Finding:
 
     @property
     def status(self) -> str:
-        """``spec`` (a spec convention), ``divergence`` (a registered peer behaviour),
+        """``spec`` (a spec convention), ``divergence`` (a known way to fall short, EC-013's binary32),
         ``unknown``, or ``unasked`` (every diagnostic skipped)."""
         if not self.asked:
             return "unasked"

@@ -1,6 +1,6 @@
 """FP-ZERO and FP-UNDEFINED: what a zero precision gives (every registry point on the zero precision,
-smoothing, early return and denominator axes, and a smoothing parameter solved over its range) and
-what an order without n-grams gives (spec EC-002, EC-003, SMOOTH)."""
+smoothing, early return, denominator and undefined precision axes, and a smoothing parameter solved
+over its range) and what an order without n-grams gives (spec EC-002, EC-003, SMOOTH)."""
 
 from __future__ import annotations
 

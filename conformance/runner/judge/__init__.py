@@ -1,16 +1,16 @@
 """Judging a fingerprinted target: invariants, vectors, differential tests, robustness (spec CONF-JUDGE).
 
 Every check has an ID and ends as ``pass``, ``fail`` (with the shrunk counterexample),
-``explained`` (it differs, and a registered peer divergence's model reproduces the target's
-answer: not conformant, but known), or ``n/a`` (with the reason: the target lacks the
+``explained`` (it differs as a known convention does: FP-PRECISION's binary32 (EC-013), or the
+point the verdict places the target at, CONF-VERDICT), or ``n/a`` (with the reason: the target lacks the
 capability, or the invariant does not hold under the convention it follows, spec 09).
 A target is conformant when every point of its fingerprint is a spec convention and no check
 is ``fail`` or ``explained``.
 
 One family of checks a module, each a class on :class:`~.base.JudgeBase` (the target, its
 fingerprint, the budget, and running a property as a check): :mod:`.fingerprint_rows`,
-:mod:`.invariant_checks`, :mod:`.differential`, :mod:`.vector_checks` (which explains through
-the differential family), :mod:`.size_checks` (questions of real size, CONF-SIZE) and
+:mod:`.invariant_checks`, :mod:`.differential`, :mod:`.vector_checks` (the vectors at the
+target's point, on the differential family), :mod:`.size_checks` (questions of real size, CONF-SIZE) and
 :mod:`.robustness`. :class:`Judge` combines them and runs them in
 report order.
 """

@@ -92,12 +92,11 @@ class CheckFailureError(AssertionError):
         self,
         message: str,
         example: Any,
-        explained_by: tuple[str, ...] = (),
         fault: str = "",
         values: tuple[Any, Any, str] | None = None,
     ) -> None:
         super().__init__(message)
-        self.example, self.explained_by, self.fault = example, explained_by, fault
+        self.example, self.fault = example, fault
         #: (the target's answer, the expected one, the convention behind it), when compared
         self.values = values
 
@@ -257,9 +256,7 @@ class JudgeBase:
                 detail += f" (counterexample shrunk under ROB-{failure.fault.upper()})"
             elif failure.fault:
                 self.fault_examples[failure.fault] = last()
-            status = "explained" if failure.explained_by else "fail"
-            check = Check(ident, title, status, detail, spec_ids, last(), failure.explained_by)
-            return with_values(check, failure)
+            return with_values(Check(ident, title, "fail", detail, spec_ids, last()), failure)
         except AssertionError as failure:  # an invariant's own violation
             return with_values(Check(ident, title, "fail", str(failure), spec_ids, last()), failure)
         except Flaky as error:

@@ -74,7 +74,7 @@ class FingerprintRows(JudgeBase):
                 convention.name,
                 point.ec,
                 finding.evidence(),
-                tuple(d for d in convention.divergence if d != "peer"),
+                convention.divergence,
             )
         also = [m.name for m in finding.matched[1:]]
         detail = convention.name + (f" (equally: {'; '.join(also)})" if also else "")
