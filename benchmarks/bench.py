@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, Any, cast
 from conformance.data import plain_root
 
 if TYPE_CHECKING:
-    from reference_bleu.api import BleuResult
+    from reference_bleu.score import BleuResult
 
 ROOT = Path(__file__).resolve().parent.parent
 WMT17 = plain_root() / "wmt17-en-de"  # the shipped test set, decompressed (conformance/data/README.md)

@@ -21,9 +21,9 @@ from fractions import Fraction
 from math import factorial, floor
 from typing import Any
 
-from reference_bleu.api import BleuResult
 from reference_bleu.counted import CountedCorpus
 from reference_bleu.errors import BleuError, BleuOptionError
+from reference_bleu.score import BleuResult
 from reference_bleu.space import Point, axes, differing_fields, field_axes, make_point, mixed
 
 #: Most players the attribution scores 2^k mixtures for (4,096 mixtures).

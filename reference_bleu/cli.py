@@ -16,16 +16,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from reference_bleu.api import (
-    BleuResult,
-    conventional_total,
-    needs_segments,
-    printed,
-    score_segments,
-    under_profile,
-)
+from reference_bleu.api import under_profile
 from reference_bleu.arguments import CliError, parser
 from reference_bleu.errors import BleuError
+from reference_bleu.evaluation import conventional_total
 from reference_bleu.explain import explain
 from reference_bleu.files import (
     COUNTING_OPTIONS,
@@ -53,6 +47,7 @@ from reference_bleu.profiles import (
 )
 from reference_bleu.registry import OPTION_FIELDS, PAPER_OPTIONS, PAPER_TEXT
 from reference_bleu.report import Row, render
+from reference_bleu.score import BleuResult, needs_segments, printed, score_segments
 from reference_bleu.sentences import segment_scores
 from reference_bleu.significance import (
     MAX_SAMPLES,

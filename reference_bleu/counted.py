@@ -7,7 +7,7 @@ matches are counted once per text convention, on the fast path (NUM-FAST, the pa
 segment rules, every segment kept), and the rules and the reference length of a point are
 applied to those counts: an empty reference holds no n-gram, so dropping it changes no
 clipped count, only the lengths; a dropped segment is left out. What a point scores is then
-handed to :func:`reference_bleu.api.score_segments` as the sum of every segment but the last
+handed to :func:`reference_bleu.score.score_segments` as the sum of every segment but the last
 (with nltk's max(1, l_n) already taken per segment where the point's denominator asks for it)
 and the last segment (which nltk's methods 5 to 7 read), or, under macro aggregation, every
 segment: the same total and the same last segment, so the same score.
@@ -23,13 +23,13 @@ from dataclasses import replace
 from decimal import Context, Decimal, localcontext
 from typing import Any
 
-from reference_bleu.api import BleuResult, score_segments, scored_units
 from reference_bleu.errors import BleuInputError
 from reference_bleu.evaluation import evaluate, macro_average
 from reference_bleu.fast import fast_system_statistics, ruled_segments
 from reference_bleu.files import Reading, Source, parallel_lines
 from reference_bleu.inputs import PAPER_RULES, Tokens
 from reference_bleu.options import BleuOptions
+from reference_bleu.score import BleuResult, score_segments, scored_units
 from reference_bleu.space import Point
 from reference_bleu.statistics import Statistics, corpus_statistics, normal_length
 from reference_bleu.tokenizers import tokenize_line

@@ -29,6 +29,7 @@ convention space of chapter 13 (CONV), in this order:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from decimal import Decimal
 from fractions import Fraction
 from typing import NamedTuple
@@ -39,7 +40,7 @@ from reference_bleu.exact import Real, exp, ln, to_decimal
 from reference_bleu.length import Length, brevity_penalty
 from reference_bleu.options import BleuOptions
 from reference_bleu.smoothing import COCO_SMALL, COCO_TINY, LastSegment, smooth
-from reference_bleu.statistics import Statistics
+from reference_bleu.statistics import Statistics, corpus_statistics
 
 
 class Evaluation(NamedTuple):
@@ -253,3 +254,17 @@ def last_segment(segment: Statistics, options: BleuOptions) -> LastSegment:
     N = options.max_order
     nxt = Fraction(segment.matches[N], max(1, segment.totals[N])) if len(segment.matches) > N else Fraction(0)
     return LastSegment(segment.totals, nxt)
+
+
+def conventional_total(segments: Sequence[Statistics], options: BleuOptions) -> Statistics:
+    """BLEU-CORPUS under the point's n-gram denominator (EC-015).
+
+    ``l_n`` sums the segments' l_n; ``max1-segment`` sums max(1, l_n) of each segment (nltk);
+    ``max1-total`` takes max(1, Σ l_n) (ignite). For one segment the two max rules agree.
+    """
+    if options.denominator == "max1-segment":
+        segments = [replace(s, totals=tuple(max(1, t) for t in s.totals)) for s in segments]
+    total = corpus_statistics(segments, options.statistics_orders)
+    if options.denominator == "max1-total":
+        total = replace(total, totals=tuple(max(1, t) for t in total.totals))
+    return total

@@ -12,11 +12,12 @@ from collections.abc import Sequence
 from decimal import Context, localcontext
 from fractions import Fraction
 
-from reference_bleu.api import BleuResult, corpus_bleu_with, scored_units
+from reference_bleu.api import corpus_bleu_with
 from reference_bleu.counting import Sentence, count, count_clip, max_ref_count
 from reference_bleu.evaluation import BP_FORMULAS, Evaluation, early_return, evaluate
 from reference_bleu.exact import WORKING_DIGITS
 from reference_bleu.options import BleuOptions
+from reference_bleu.score import BleuResult, scored_units
 from reference_bleu.statistics import segment_statistics
 
 

@@ -32,6 +32,7 @@ from reference_bleu.registry import (
     ZeroPrecision,
     canonical,
     constant_text,
+    zero_constant,
 )
 from reference_bleu.smoothing import SMOOTHING_METHODS
 
@@ -53,23 +54,10 @@ __all__ = [
 #: Smoothing methods defined on 0/0, which ``undefined_precision="smoothed"`` may pass it to.
 SMOOTHING_OF_UNDEFINED = ("coco", "add-one")
 
-#: The value a zero precision takes under ``zero_precision="sentinel"`` unless ``zero_value``
-#: says otherwise: the smallest normal double, ``sys.float_info.min`` = 2^-1022 (nltk 3.10).
-DEFAULT_SENTINEL = Fraction(1, 2**1022)
-#: log p_n of a zero precision under ``zero_precision="log-constant"``: multi-bleu.perl's and
-#: sacrebleu's -9999999999.
-DEFAULT_LOG_CONSTANT = Fraction(-9999999999)
 #: The most decimals ``round_digits`` may ask for (a double has 17 significant digits).
 MAX_ROUND_DIGITS = 20
 
 VERSION = "0.1.0"
-
-
-def zero_constant(zero_precision: str, zero_value: Fraction | None) -> Fraction:
-    """EC-002. The sentinel p_n (``sentinel``) or the constant log p_n (``log-constant``)."""
-    if zero_value is not None:
-        return zero_value
-    return DEFAULT_LOG_CONSTANT if zero_precision == "log-constant" else DEFAULT_SENTINEL
 
 
 def _paper(name: str) -> Any:

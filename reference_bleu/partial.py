@@ -24,7 +24,6 @@ from functools import cached_property
 from itertools import islice
 from typing import Any
 
-from reference_bleu.api import BleuResult, needs_segments, score_segments
 from reference_bleu.errors import BleuInputError, BleuOptionError
 from reference_bleu.fast import fast_statistics
 from reference_bleu.files import CHUNK_SIZE, Counting
@@ -33,6 +32,7 @@ from reference_bleu.length import Length
 from reference_bleu.options import OPTION_NAMES, BleuOptions, make_options
 from reference_bleu.profiles import profile_options, resolve
 from reference_bleu.registry import PAPER_TEXT
+from reference_bleu.score import BleuResult, needs_segments, score_segments
 from reference_bleu.statistics import MAX_COUNT, Statistics, normal_length
 from reference_bleu.text import (
     TEXT_OPTIONS,

@@ -20,6 +20,7 @@ from fractions import Fraction
 from typing import Any
 
 from reference_bleu.errors import BleuOptionError
+from reference_bleu.options import make_options
 from reference_bleu.registry import AXES, NOT_TEXT, OPTION_FIELDS, PAPER_TEXT, shown_values
 
 Params = Mapping[str, str]
@@ -870,8 +871,6 @@ _MISSING = object()
 def option_axes(options: Mapping[str, Any]) -> dict[str, str]:
     """The value on every axis of the registry but the text's (spec CONV-SPACE) at the point
     ``options``, as short strings; the options are validated (a BleuOptionError if refused)."""
-    from reference_bleu.options import make_options  # noqa: PLC0415 -- options import nothing of profiles
-
     validated = make_options(**options)
     return shown_values({name: getattr(validated, name) for name in OPTION_FIELDS}, NOT_TEXT)
 

@@ -290,7 +290,7 @@ FIELDS: tuple[Field, ...] = (
         "a corpus without segments: an error (default) or a score of 0",
         "error",
         _choices(EmptyCorpus, {"error": "an error", "zero": "a score of 0"}),
-        "reference_bleu.api.empty_corpus_result",
+        "reference_bleu.score.empty_corpus_result",
         group="domain",
     ),
     Field(
@@ -306,7 +306,7 @@ FIELDS: tuple[Field, ...] = (
                 "max1-total": "max(1, total l_n) (ignite)",
             },
         ),
-        "reference_bleu.api.conventional_total",
+        "reference_bleu.evaluation.conventional_total",
     ),
     Field(
         "early_return",
@@ -429,7 +429,7 @@ FIELDS: tuple[Field, ...] = (
             Aggregation,
             {"micro": "counts summed over the corpus, one BLEU", "macro": "the mean of every segment's BLEU"},
         ),
-        "reference_bleu.api.scored_units",
+        "reference_bleu.score.scored_units",
         signature=(7, "agg"),
     ),
     Field(
@@ -456,7 +456,7 @@ FIELDS: tuple[Field, ...] = (
         _choices(
             Scale, {"unit": "BLEU on [0, 1] (the paper)", "percent": "BLEU x 100 (sacrebleu, multi-bleu)"}
         ),
-        "reference_bleu.api.printed",
+        "reference_bleu.score.printed",
         group="output",
         aliases=("output",),
     ),
@@ -466,7 +466,7 @@ FIELDS: tuple[Field, ...] = (
         "decimals printed, as sacrebleu's -w (default: every digit of the float)",
         None,
         {},
-        "reference_bleu.api.printed",
+        "reference_bleu.score.printed",
         group="output",
         refines="scale",
         flags=("--width", "-w"),
@@ -574,6 +574,21 @@ def _smoothing_shown(axis: Axis, values: Mapping[str, Any]) -> str:
     return str(values["smoothing"]) + ("" if value is None else f"={value}")
 
 
+#: The value a zero precision takes under ``zero_precision="sentinel"`` unless ``zero_value``
+#: says otherwise: the smallest normal double, ``sys.float_info.min`` = 2^-1022 (nltk 3.10).
+DEFAULT_SENTINEL = Fraction(1, 2**1022)
+#: log p_n of a zero precision under ``zero_precision="log-constant"``: multi-bleu.perl's and
+#: sacrebleu's -9999999999.
+DEFAULT_LOG_CONSTANT = Fraction(-9999999999)
+
+
+def zero_constant(zero_precision: str, zero_value: Fraction | None) -> Fraction:
+    """EC-002. The sentinel p_n (``sentinel``) or the constant log p_n (``log-constant``)."""
+    if zero_value is not None:
+        return zero_value
+    return DEFAULT_LOG_CONSTANT if zero_precision == "log-constant" else DEFAULT_SENTINEL
+
+
 def constant_text(value: Fraction) -> str:
     """EC-002's constant as the signature and the axes print it: an integer, or 7 significant digits."""
     if value.denominator == 1:
@@ -582,8 +597,6 @@ def constant_text(value: Fraction) -> str:
 
 
 def _zero_shown(axis: Axis, values: Mapping[str, Any]) -> str:
-    from reference_bleu.options import zero_constant  # noqa: PLC0415 -- options import the registry
-
     zero = str(values["zero_precision"])
     if zero in ("sentinel", "log-constant"):
         zero += f"({constant_text(zero_constant(zero, values.get('zero_value')))})"

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from reference_bleu.api import BleuResult
+from reference_bleu.score import BleuResult
 from reference_bleu.significance import Interval
 
 FORMATS = ("text", "json", "markdown", "latex")

@@ -25,10 +25,11 @@ from fractions import Fraction
 from math import lcm
 from typing import Any
 
-from reference_bleu.api import float_value, needs_segments, scored_units
 from reference_bleu.errors import BleuOptionError
 from reference_bleu.floating import to_binary32
-from reference_bleu.options import BleuOptions
+from reference_bleu.options import BleuOptions, make_options
+from reference_bleu.profiles import profile_options, resolve
+from reference_bleu.score import float_value, needs_segments, scored_units
 from reference_bleu.statistics import Statistics
 
 #: sacrebleu's default seed (``SACREBLEU_SEED``, sacrebleu/significance.py:72).
@@ -98,9 +99,6 @@ def sacrebleu_point(options: BleuOptions) -> bool:
     with its smoothing, effective order and N (the profile's data decides, not a list here)."""
     if options.smoothing not in SACREBLEU_SMOOTHING:
         return False
-    from reference_bleu.options import make_options  # noqa: PLC0415 -- options import nothing of this
-    from reference_bleu.profiles import profile_options, resolve  # noqa: PLC0415
-
     eff = "true" if options.effective_order else "false"
     profile = resolve(f"sacrebleu[smooth={options.smoothing},eff={eff}]")
     kept = ("max_order", "smoothing_value", "round_digits", "empty_references", "empty_candidates")

@@ -19,10 +19,10 @@ import pytest
 from sacrebleu.metrics.bleu import BLEU
 
 from conformance.data import plain_root
-from reference_bleu.api import score_segments
 from reference_bleu.cli import main
 from reference_bleu.files import Counting, file_statistics
 from reference_bleu.options import make_options
+from reference_bleu.score import score_segments
 from reference_bleu.statistics import Statistics
 
 DATA = plain_root()  # the shipped test sets, decompressed (conformance/data/README.md)

@@ -32,8 +32,8 @@ from conformance.peers.models import (
 from conformance.peers.targets import NltkTarget, SacrebleuTarget
 from conformance.peers.tokenization import TOKENIZER_REGISTRY, compare_tokens
 from reference_bleu import BleuError, corpus_bleu, make_options
-from reference_bleu.api import score_segments
 from reference_bleu.profiles import PROFILES, paper_differences, resolve
+from reference_bleu.score import score_segments
 
 CHAPTER = Path(__file__).resolve().parents[2] / "spec" / "10-divergences.md"
 #: The chapter's last section is written by hand (each verdict of the conformance matrix

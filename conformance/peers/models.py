@@ -20,10 +20,10 @@ from typing import Any
 
 from conformance.peers.targets import NltkTarget, SacrebleuTarget
 from reference_bleu import BleuError, Statistics, make_options
-from reference_bleu.api import score_segments
 from reference_bleu.fast import fast_statistics
 from reference_bleu.inputs import validate_corpus
 from reference_bleu.profiles import Profile, profile_options, resolve
+from reference_bleu.score import score_segments
 
 NLTK_VERSION = "3.10.4"
 SACREBLEU_VERSION = "2.6.0"

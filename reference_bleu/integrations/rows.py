@@ -10,9 +10,9 @@ import math
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any
 
-from reference_bleu.api import BleuResult
 from reference_bleu.errors import BleuInputError, BleuOptionError
 from reference_bleu.partial import Conventions, Partial, make_conventions
+from reference_bleu.score import BleuResult
 
 #: One column name or several.
 Columns = str | Sequence[str]
