@@ -1,7 +1,7 @@
 """Build hook: compile the optional counting kernel (spec NUM-KERNEL) where a C compiler is present.
 
 Hatchling runs this for wheels and editable installs. The kernel is one C file against the
-CPython API (reference_bleu/_kernel.c), compiled and linked by one command of the platform's
+CPython API (reference_bleu/fast/_kernel.c), compiled and linked by one command of the platform's
 compiler ($CC, else the one Python was built with). Any failure (no compiler, no Python
 headers, an unknown platform) is reported as a warning and the wheel is pure Python: the
 package then counts with its pure-Python fast path, which gives the same integers.
@@ -21,7 +21,7 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-SOURCE = Path("reference_bleu") / "_kernel.c"
+SOURCE = Path("reference_bleu") / "fast" / "_kernel.c"
 
 
 def compile_kernel(source: Path, target: Path) -> str | None:
@@ -40,7 +40,7 @@ def compile_kernel(source: Path, target: Path) -> str | None:
 
 
 class KernelBuildHook(BuildHookInterface):  # type: ignore[misc,type-arg]  # hatchling: the build env only
-    """Adds reference_bleu/_kernel<EXT_SUFFIX> to the wheel (in place for an editable install)."""
+    """Adds reference_bleu/fast/_kernel<EXT_SUFFIX> to the wheel (in place for an editable install)."""
 
     PLUGIN_NAME = "custom"
 
@@ -60,6 +60,6 @@ class KernelBuildHook(BuildHookInterface):  # type: ignore[misc,type-arg]  # hat
             )
             return
         if version != "editable":
-            build_data["force_include"][str(target)] = f"reference_bleu/_kernel{suffix}"
+            build_data["force_include"][str(target)] = f"reference_bleu/fast/_kernel{suffix}"
         build_data["pure_python"] = False
         build_data["infer_tag"] = True

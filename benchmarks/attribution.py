@@ -19,10 +19,10 @@ from collections.abc import Callable
 from typing import Any
 
 from conformance.data import WMT17
-from reference_bleu.attribution import Comparison, compare
-from reference_bleu.counted import CountedCorpus
-from reference_bleu.identification import identify, parse_reported
-from reference_bleu.space import profile_point
+from reference_bleu.analysis.attribution import Comparison, compare
+from reference_bleu.analysis.counted import CountedCorpus
+from reference_bleu.analysis.identification import identify, parse_reported
+from reference_bleu.conventions.space import profile_point
 
 FOLDER = WMT17.compressed
 

@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, Any, cast
 from conformance.data import plain_root
 
 if TYPE_CHECKING:
-    from reference_bleu.score import BleuResult
+    from reference_bleu.scoring.score import BleuResult
 
 ROOT = Path(__file__).resolve().parent.parent
 WMT17 = plain_root() / "wmt17-en-de"  # the shipped test set, decompressed (conformance/data/README.md)
@@ -211,7 +211,7 @@ def row_scorer(hyps: list[list[str]], refs: list[list[list[str]]], *, decimal: b
 
 def in_process(tool: str, paths: list[str], repeat: int, *, sentence: bool = False) -> dict[str, float]:
     """Median CPU and wall seconds of ``repeat`` scorings with ``tool`` (run in a child process)."""
-    from reference_bleu.tokenizers import tokenize_line  # noqa: PLC0415
+    from reference_bleu.text.tokenizers import tokenize_line  # noqa: PLC0415
 
     hyps, *streams = ([tokenize_line(line, "13a") for line in read(Path(p))] for p in paths)
     refs = [list(rs) for rs in zip(*streams, strict=True)]
@@ -351,8 +351,8 @@ def table_sentence(refs_list: list[int], tools: list[str], repeat: int) -> None:
 
 def table_fallback() -> None:
     """How often NUM-SENTENCE leaves a row to the exact path: every WMT17 system, sentence level."""
-    from reference_bleu.sentences import SentenceCounter, sentence_scores  # noqa: PLC0415
-    from reference_bleu.tokenizers import tokenize_line  # noqa: PLC0415
+    from reference_bleu.scoring.sentences import SentenceCounter, sentence_scores  # noqa: PLC0415
+    from reference_bleu.text.tokenizers import tokenize_line  # noqa: PLC0415
 
     ref = [[tokenize_line(line, "13a")] for line in read(WMT17 / "ref.de")]
     hyps = [tokenize_line(line, "13a") for system in systems() for line in read(system)]

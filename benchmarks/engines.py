@@ -69,7 +69,7 @@ def lines(path: str) -> list[str]:
 
 
 def run_cli(hyp: str, ref: str) -> dict[str, Any]:
-    from reference_bleu.cli import main  # noqa: PLC0415
+    from reference_bleu.cli.main import main  # noqa: PLC0415
 
     out = Path(tempfile.mkdtemp()) / "out.json"
     with out.open("w", encoding="utf-8") as stream:

@@ -2,6 +2,6 @@
 
 import sys
 
-from reference_bleu.cli import main
+from reference_bleu.cli.main import main
 
 sys.exit(main())

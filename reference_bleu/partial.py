@@ -24,23 +24,17 @@ from functools import cached_property
 from itertools import islice
 from typing import Any
 
+from reference_bleu.api import TEXT_OPTIONS, split_text_options, text_conventions, text_mode, tokenized_corpus
+from reference_bleu.conventions.options import OPTION_NAMES, BleuOptions, make_options
+from reference_bleu.conventions.profiles import profile_options, resolve
+from reference_bleu.conventions.registry import PAPER_TEXT
 from reference_bleu.errors import BleuInputError, BleuOptionError
-from reference_bleu.fast import fast_statistics
-from reference_bleu.files import CHUNK_SIZE, Counting
-from reference_bleu.inputs import validate_corpus
-from reference_bleu.length import Length
-from reference_bleu.options import OPTION_NAMES, BleuOptions, make_options
-from reference_bleu.profiles import profile_options, resolve
-from reference_bleu.registry import PAPER_TEXT
-from reference_bleu.score import BleuResult, needs_segments, score_segments
-from reference_bleu.statistics import MAX_COUNT, Statistics, normal_length
-from reference_bleu.text import (
-    TEXT_OPTIONS,
-    split_text_options,
-    text_conventions,
-    text_mode,
-    tokenized_corpus,
-)
+from reference_bleu.fast.counts import fast_statistics
+from reference_bleu.formulas.inputs import validate_corpus
+from reference_bleu.formulas.length import Length
+from reference_bleu.formulas.statistics import MAX_COUNT, Statistics, normal_length
+from reference_bleu.scoring.files import CHUNK_SIZE, Counting
+from reference_bleu.scoring.score import BleuResult, needs_segments, score_segments
 
 PARTIAL_FORMAT = "reference-bleu-partial"
 PARTIAL_FORMAT_VERSION = 1

@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 from conformance.suite.strategies import UNICODE_VOCABULARY, corpora
 from reference_bleu import Statistics, corpus_bleu, score_statistics, segment_statistics, sentence_bleu
 from reference_bleu.api import corpus_bleu_with, estimated_bleu
+from reference_bleu.conventions.options import make_options
+from reference_bleu.conventions.registry import AXES
 from reference_bleu.errors import BleuError
-from reference_bleu.options import make_options
-from reference_bleu.registry import AXES
 from tests.oracle import oracle_bleu
 
 Corpus = tuple[list[list[str]], list[list[list[str]]]]

@@ -17,13 +17,13 @@ import pytest
 
 from conformance.data import WMT17, read_lines
 from reference_bleu import corpus_bleu
-from reference_bleu.attribution import compare, shown
-from reference_bleu.cli import main
-from reference_bleu.counted import CountedCorpus
+from reference_bleu.analysis.attribution import compare, shown
+from reference_bleu.analysis.counted import CountedCorpus
+from reference_bleu.analysis.identification import identify, parse_reported
+from reference_bleu.cli.main import main
+from reference_bleu.conventions.space import make_point, named_points, profile_point
 from reference_bleu.errors import BleuError
-from reference_bleu.identification import identify, parse_reported
-from reference_bleu.space import make_point, named_points, profile_point
-from reference_bleu.tokenizers import tokenize_line
+from reference_bleu.text.tokenizers import tokenize_line
 from tests.test_profiles import MTEVAL_RUNS, MULTI_BLEU_RUNS
 
 UEDIN = "hyp.uedin-nmt.4722.de"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from reference_bleu.cli import main
+from reference_bleu.cli.main import main
 
 C1 = "it is a guide to action which ensures that the military always obeys the commands of the party"
 C2 = "it is to insure the troops forever hearing the activity guidebook that party direct"
@@ -198,7 +198,7 @@ def test_usage_errors_exit_2() -> None:
 
 
 def test_profiles_lists_every_profile_on_every_axis(capsys: pytest.CaptureFixture[str]) -> None:
-    from reference_bleu.profiles import PROFILES  # noqa: PLC0415
+    from reference_bleu.conventions.profiles import PROFILES  # noqa: PLC0415
 
     assert main(["profiles"]) == 0
     out = capsys.readouterr().out

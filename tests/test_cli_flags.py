@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from reference_bleu.arguments import parser
-from reference_bleu.cli import main
-from reference_bleu.flags import SACREBLEU_FLAGS, flag_table
+from reference_bleu.cli.arguments import parser
+from reference_bleu.cli.flags import SACREBLEU_FLAGS, flag_table
+from reference_bleu.cli.main import main
 
 SPEC = Path(__file__).resolve().parent.parent / "spec" / "14-command-line.md"
 

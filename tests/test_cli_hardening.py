@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from reference_bleu import corpus_bleu
-from reference_bleu.cli import main
+from reference_bleu.cli.main import main
 from reference_bleu.interrupts import Interrupted, signals_held, signals_interrupt
 
 #: Starts the CLI as a terminal would: SIGINT raises KeyboardInterrupt, SIGHUP is at its default

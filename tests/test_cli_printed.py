@@ -156,7 +156,7 @@ def test_the_baseline_given_again_is_skipped_in_a_paired_test(files: dict[str, s
 
 
 def test_a_system_given_twice_is_an_error(files: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
-    from reference_bleu.cli import main  # noqa: PLC0415
+    from reference_bleu.cli.main import main  # noqa: PLC0415
 
     first = files[f"400.{SYSTEMS[0]}"]
     assert main(["score", "-q", files["400.ref.de"], "-i", first, first]) == 2
@@ -238,7 +238,7 @@ def test_a_missing_extra_is_one_line_naming_it(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from reference_bleu.cli import main  # noqa: PLC0415
+    from reference_bleu.cli.main import main  # noqa: PLC0415
 
     module, flags, systems, extra = case
     monkeypatch.setitem(sys.modules, module, None)  # its import fails, as if it were not installed

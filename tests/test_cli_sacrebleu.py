@@ -20,17 +20,17 @@ from typing import Any
 import pytest
 
 from conformance.data import plain_root
-from reference_bleu.cli import main
-from reference_bleu.files import Counting, systems_statistics
-from reference_bleu.options import make_options
-from reference_bleu.profiles import profile_options, resolve
-from reference_bleu.significance import (
+from reference_bleu.analysis.significance import (
     bootstrap_interval,
     interval,
     p_value,
     paired_bootstrap,
     paired_randomization,
 )
+from reference_bleu.cli.main import main
+from reference_bleu.conventions.options import make_options
+from reference_bleu.conventions.profiles import profile_options, resolve
+from reference_bleu.scoring.files import Counting, systems_statistics
 
 #: Resampling draws with numpy, the significance extra.
 needs_numpy = pytest.mark.skipif(

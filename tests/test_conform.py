@@ -22,7 +22,7 @@ from conformance.runner.fingerprint.base import BINARY32_TOLERANCE, Answer, Corp
 from conformance.runner.harness import answer, resolve
 from conformance.runner.protocol import load_schema
 from conformance.suite.invariants import same_score
-from reference_bleu.profiles import resolve as profile_of_name
+from reference_bleu.conventions.profiles import resolve as profile_of_name
 from tests.once import once
 
 PERL = ["perl", "conformance/runner/examples/bleu.pl"]

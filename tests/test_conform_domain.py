@@ -18,7 +18,7 @@ import pytest
 from conformance.runner.expectation import FINGERPRINT_POINT, Candidate, profile_named
 from conformance.runner.fingerprint import BY_ID, settle
 from conformance.runner.fingerprint.base import agrees
-from reference_bleu.profiles import resolve
+from reference_bleu.conventions.profiles import resolve
 from tests.test_conform import T, _report
 
 

@@ -32,7 +32,7 @@ from conformance.runner.expectation import STATISTICS_UNACCOUNTED, same_reply
 from conformance.runner.fingerprint.base import Finding, agrees
 from conformance.runner.fingerprint.text import TEXT
 from reference_bleu.errors import BleuOptionError
-from reference_bleu.tokenizers import tokenize_line
+from reference_bleu.text.tokenizers import tokenize_line
 from tests.verify_targets import lowercased_vowel_split_bleu
 
 #: The paper's text conventions (tokens split on Unicode whitespace, no folding, no tokenizer).

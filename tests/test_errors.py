@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from reference_bleu import BleuError, BleuInputError, BleuOptionError, corpus_bleu, sentence_bleu
-from reference_bleu.statistics import Statistics
+from reference_bleu.formulas.statistics import Statistics
 
 OK_HYP = [["a", "b", "c"]]
 OK_REFS = [[["a", "b", "c"]]]

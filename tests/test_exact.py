@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import importlib
 import inspect
 from decimal import Context, Decimal, getcontext, localcontext
 from fractions import Fraction
@@ -13,17 +14,17 @@ from hypothesis import strategies as st
 
 import reference_bleu
 from reference_bleu import Statistics, score_statistics
-from reference_bleu.exact import correctly_rounded, ln
+from reference_bleu.formulas.exact import correctly_rounded, ln
 
 MODULES = [
-    "counting",
-    "length",
-    "combination",
-    "smoothing",
-    "statistics",
-    "evaluation",
-    "inputs",
-    "options",
+    "formulas.counting",
+    "formulas.length",
+    "formulas.combination",
+    "formulas.smoothing",
+    "formulas.statistics",
+    "scoring.evaluation",
+    "formulas.inputs",
+    "conventions.options",
 ]
 
 
@@ -85,10 +86,10 @@ def test_no_float_literal_or_float_call_before_the_final_rounding() -> None:
     # The formula modules build no float: no float literal, no float() call. Floats appear
     # only where the API and CLI present a finished result.
     for name in MODULES:
-        module = getattr(__import__(f"reference_bleu.{name}"), name)
+        module = importlib.import_module(f"reference_bleu.{name}")
         tree = ast.parse(inspect.getsource(module))
         for node in ast.walk(tree):
             assert not (isinstance(node, ast.Constant) and isinstance(node.value, float)), (name, node.lineno)
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "float":
                 # Only an error message of BLEU-WEIGHTS prints a sum of weights as a float.
-                assert name == "combination", (name, node.lineno)
+                assert name == "formulas.combination", (name, node.lineno)

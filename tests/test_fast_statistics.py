@@ -2,7 +2,7 @@
 
 The literal path is the spec's mirror: :func:`segment_statistics` (BLEU-PREC, BLEU-LEN-BEST,
 one formula each) summed by :func:`corpus_statistics` (BLEU-CORPUS). It is the oracle here;
-the fast path (:mod:`reference_bleu.fast`), which every corpus score goes through, must give the
+the fast path (:mod:`reference_bleu.fast.counts`), which every corpus score goes through, must give the
 same matches, totals, c and r on every input, segment by segment and summed, and the same
 errors. Inputs: generated corpora (hypothesis; run with ``BLEU_HYPOTHESIS_PROFILE=thorough``
 for 3,000 examples per test), and real text: every WMT17 system with 13a at 1 and 4 references,
@@ -23,18 +23,18 @@ from hypothesis import strategies as st
 
 from conformance.suite.strategies import corpora, sentences
 from reference_bleu.errors import BleuInputError
-from reference_bleu.fast import (
+from reference_bleu.fast.counts import (
     clipped_matches,
     counted_statistics,
     fast_statistics,
     fast_system_statistics,
     python_clipped_matches,
 )
-from reference_bleu.files import Counting, systems_statistics
-from reference_bleu.inputs import PAPER_RULES, SegmentRules
-from reference_bleu.length import REF_LENGTH_RULES, RefLengthRule
-from reference_bleu.statistics import Statistics, corpus_statistics, segment_statistics
-from reference_bleu.tokenizers import TOKENIZERS, tokenize_line
+from reference_bleu.formulas.inputs import PAPER_RULES, SegmentRules
+from reference_bleu.formulas.length import REF_LENGTH_RULES, RefLengthRule
+from reference_bleu.formulas.statistics import Statistics, corpus_statistics, segment_statistics
+from reference_bleu.scoring.files import Counting, systems_statistics
+from reference_bleu.text.tokenizers import TOKENIZERS, tokenize_line
 from tests.test_real_data import MULTEVAL, MULTEVAL_SYSTEMS, WMT17, WMT17_SYSTEMS, lines
 
 Corpus = tuple[list[list[str]], list[list[list[str]]]]

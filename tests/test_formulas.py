@@ -8,7 +8,8 @@ from fractions import Fraction
 import mpmath
 import pytest
 
-from reference_bleu.combination import (
+from reference_bleu.errors import BleuOptionError
+from reference_bleu.formulas.combination import (
     bleu,
     cumulative_weights,
     effective_order_weights,
@@ -16,7 +17,7 @@ from reference_bleu.combination import (
     log_bleu,
     weights_w_n,
 )
-from reference_bleu.counting import (
+from reference_bleu.formulas.counting import (
     NGramCounts,
     corpus_modified_precision,
     count,
@@ -25,15 +26,14 @@ from reference_bleu.counting import (
     modified_precision,
     ngrams,
 )
-from reference_bleu.errors import BleuOptionError
-from reference_bleu.length import (
+from reference_bleu.formulas.length import (
     best_match_length,
     brevity_penalty,
     candidate_length,
     effective_reference_length,
     log_brevity_penalty,
 )
-from reference_bleu.smoothing import (
+from reference_bleu.formulas.smoothing import (
     add_k_smoothing,
     add_one_smoothing,
     exp_smoothing,
@@ -47,7 +47,7 @@ from reference_bleu.smoothing import (
     smoothing_method_6,
     smoothing_method_7,
 )
-from reference_bleu.statistics import Statistics, corpus_statistics, segment_statistics
+from reference_bleu.formulas.statistics import Statistics, corpus_statistics, segment_statistics
 
 F = Fraction
 

@@ -24,9 +24,10 @@ from typing import Any
 
 import pytest
 
-from reference_bleu import BleuError, files
+from reference_bleu import BleuError
 from reference_bleu.api import corpus_bleu
-from reference_bleu.cli import main
+from reference_bleu.cli.main import main
+from reference_bleu.scoring import files
 
 HYP = ["the cat sat on the mat", "a dog ran in the park"]
 REF = ["the cat sat on a mat", "the dog ran in a park"]
@@ -361,7 +362,7 @@ def _listing(folder: Path) -> list[str]:
 
 def test_every_option_is_explained_in_words() -> None:
     """Help texts say what an option does, with the spec ID after, not the ID alone (spec CLI)."""
-    from reference_bleu.arguments import parser  # noqa: PLC0415
+    from reference_bleu.cli.arguments import parser  # noqa: PLC0415
 
     commands: Any = next(a for a in parser()._actions if a.dest == "command").choices
     for name in ("score", "stats", "explain"):

@@ -20,8 +20,8 @@ from conformance.suite.invariants import (
     holds,
 )
 from reference_bleu import corpus_bleu
-from reference_bleu.counting import NGramCounts
-from reference_bleu.smoothing import smoothing_method_6
+from reference_bleu.formulas.counting import NGramCounts
+from reference_bleu.formulas.smoothing import smoothing_method_6
 from tests.broken_targets import (
     CaseFoldingTarget,
     ConcatenatingTarget,

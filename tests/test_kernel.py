@@ -1,7 +1,7 @@
 """The compiled kernel gives the pure-Python path's integers and the literal 13a tokens (spec NUM-KERNEL).
 
 As CPython's ``_decimal`` is checked against ``_pydecimal``, the kernel's ``clipped_matches`` is
-checked against :func:`reference_bleu.fast.python_clipped_matches`, itself checked against the
+checked against :func:`reference_bleu.fast.counts.python_clipped_matches`, itself checked against the
 literal functions (tests/test_fast_statistics.py), on generated corpora (hypothesis; 1 to 8
 orders, two-word vocabularies for heavy clipping) and on every segment of the shipped data
 with every tokenizer at 1 and 4 references (the first system of each test set by default, every
@@ -29,13 +29,15 @@ from hypothesis import strategies as st
 
 from conformance.data import plain_root
 from conformance.suite.strategies import corpora, texts
-from reference_bleu import fast, files
-from reference_bleu.fast import PURE_PYTHON_VARIABLE, load_kernel, python_clipped_matches
-from reference_bleu.files import Counting, chunk_statistics
-from reference_bleu.inputs import SegmentRules
-from reference_bleu.length import REF_LENGTH_RULES
-from reference_bleu.statistics import Statistics, corpus_statistics
-from reference_bleu.tokenizers import (
+from reference_bleu.fast import counts as fast
+from reference_bleu.fast.counts import python_clipped_matches
+from reference_bleu.fast.kernel import PURE_PYTHON_VARIABLE, load_kernel
+from reference_bleu.formulas.inputs import SegmentRules
+from reference_bleu.formulas.length import REF_LENGTH_RULES
+from reference_bleu.formulas.statistics import Statistics, corpus_statistics
+from reference_bleu.scoring import files
+from reference_bleu.scoring.files import Counting, chunk_statistics
+from reference_bleu.text.tokenizers import (
     CASE_FOLDINGS,
     CASE_ORDERS,
     KERNEL_13A,
@@ -55,7 +57,7 @@ Corpus = tuple[list[list[str]], list[list[list[str]]]]
 
 def kernel_module() -> ModuleType | None:
     try:
-        return importlib.import_module("reference_bleu._kernel")
+        return importlib.import_module("reference_bleu.fast._kernel")
     except ImportError:
         if os.environ.get("REFERENCE_BLEU_REQUIRE_KERNEL") == "1":
             raise

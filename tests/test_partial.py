@@ -30,7 +30,7 @@ from reference_bleu import (
     make_conventions,
     partial_statistics,
 )
-from reference_bleu.cli import main
+from reference_bleu.cli.main import main
 from reference_bleu.partial import AVERAGE_SLOTS, partials_by
 
 Corpus = tuple[list[list[str]], list[list[list[str]]]]

@@ -30,10 +30,10 @@ from typing import Any
 import pytest
 
 from reference_bleu import corpus_bleu, sentence_bleu
-from reference_bleu.cli import main
+from reference_bleu.cli.main import main
+from reference_bleu.conventions.profiles import resolve
 from reference_bleu.errors import BleuError
-from reference_bleu.profiles import resolve
-from reference_bleu.tokenizers import tokenize_line
+from reference_bleu.text.tokenizers import tokenize_line
 from tests.test_real_data import MULTEVAL, MULTEVAL_SYSTEMS, WMT17, WMT17_SYSTEMS, lines
 
 Corpus = tuple[list[list[str]], list[list[list[str]]]]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from reference_bleu.cli import main
+from reference_bleu.cli.main import main
 
 pytest.importorskip("hypothesis", reason="the conform runner needs the conform extra (hypothesis)")
 

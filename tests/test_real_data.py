@@ -19,11 +19,11 @@ import pytest
 from sacrebleu.metrics.bleu import BLEU
 
 from conformance.data import plain_root
-from reference_bleu.cli import main
-from reference_bleu.files import Counting, file_statistics
-from reference_bleu.options import make_options
-from reference_bleu.score import score_segments
-from reference_bleu.statistics import Statistics
+from reference_bleu.cli.main import main
+from reference_bleu.conventions.options import make_options
+from reference_bleu.formulas.statistics import Statistics
+from reference_bleu.scoring.files import Counting, file_statistics
+from reference_bleu.scoring.score import score_segments
 
 DATA = plain_root()  # the shipped test sets, decompressed (conformance/data/README.md)
 WMT17 = DATA / "wmt17-en-de"

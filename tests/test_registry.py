@@ -22,10 +22,18 @@ import pytest
 from conformance.runner.expectation import AXIS_SPEC, DOMAIN_AXES, Expectation, one_axis_changes
 from conformance.runner.harness import _reference
 from reference_bleu import corpus_bleu
-from reference_bleu.arguments import parser
+from reference_bleu.cli.arguments import parser
+from reference_bleu.conventions.options import BleuOptions, make_options
+from reference_bleu.conventions.registry import (
+    ALIASES,
+    AXES,
+    BY_NAME,
+    FIELDS,
+    OPTION_FIELDS,
+    PAPER_OPTIONS,
+    TEXT_FIELDS,
+)
 from reference_bleu.errors import BleuOptionError
-from reference_bleu.options import BleuOptions, make_options
-from reference_bleu.registry import ALIASES, AXES, BY_NAME, FIELDS, OPTION_FIELDS, PAPER_OPTIONS, TEXT_FIELDS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -169,6 +177,6 @@ def test_no_module_lists_the_axes_again() -> None:
 
 
 def test_text_fields_are_the_tokenizers_keywords() -> None:
-    from reference_bleu.tokenizers import tokenize_line  # noqa: PLC0415
+    from reference_bleu.text.tokenizers import tokenize_line  # noqa: PLC0415
 
     assert set(TEXT_FIELDS) <= set(inspect.signature(tokenize_line).parameters)

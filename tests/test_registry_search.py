@@ -26,8 +26,8 @@ from conformance.runner.expectation import (
     registry_search,
 )
 from conformance.runner.fingerprint import POINTS
+from reference_bleu.conventions.profiles import option_axes
 from reference_bleu.errors import BleuError
-from reference_bleu.profiles import option_axes
 
 BATTERY = [
     d.corpus for p in POINTS if p.battery for d in p.diagnostics if p.level == "corpus"

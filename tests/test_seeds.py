@@ -22,9 +22,9 @@ from fractions import Fraction
 import pytest
 
 from reference_bleu import corpus_bleu, sentence_bleu
-from reference_bleu.combination import cumulative_weights, individual_weights
-from reference_bleu.counting import count, count_clip, max_ref_count, modified_precision
-from reference_bleu.length import best_match_length
+from reference_bleu.formulas.combination import cumulative_weights, individual_weights
+from reference_bleu.formulas.counting import count, count_clip, max_ref_count, modified_precision
+from reference_bleu.formulas.length import best_match_length
 
 # --- seed 000: "Introduction to BLEU in Python" (str.split tokens) --------------------------
 

@@ -31,19 +31,20 @@ from hypothesis import strategies as st
 
 from conformance.data import WMT17, read_lines
 from conformance.suite.strategies import corpora
-from reference_bleu import corpus_bleu, score, sentence_bleu
-from reference_bleu.cli import main
-from reference_bleu.decide import decide, decided_score, exp_bounds, plain_point
+from reference_bleu import corpus_bleu, sentence_bleu
+from reference_bleu.cli.main import main
+from reference_bleu.conventions.options import BleuOptions, make_options
 from reference_bleu.errors import BleuError
-from reference_bleu.evaluation import conventional_bp
-from reference_bleu.exact import correctly_rounded
-from reference_bleu.fast import fast_statistics
-from reference_bleu.length import REF_LENGTH_RULES
-from reference_bleu.options import BleuOptions, make_options
-from reference_bleu.score import BleuResult, score_segments
-from reference_bleu.sentences import SentenceCounter, sentence_scores
-from reference_bleu.statistics import Statistics
-from reference_bleu.tokenizers import tokenize_line
+from reference_bleu.fast.counts import fast_statistics
+from reference_bleu.formulas.exact import correctly_rounded
+from reference_bleu.formulas.length import REF_LENGTH_RULES
+from reference_bleu.formulas.statistics import Statistics
+from reference_bleu.scoring import score
+from reference_bleu.scoring.decide import decide, decided_score, exp_bounds, plain_point
+from reference_bleu.scoring.evaluation import conventional_bp
+from reference_bleu.scoring.score import BleuResult, score_segments
+from reference_bleu.scoring.sentences import SentenceCounter, sentence_scores
+from reference_bleu.text.tokenizers import tokenize_line
 
 Corpus = tuple[list[list[str]], list[list[list[str]]]]
 
@@ -290,7 +291,7 @@ def test_exp_bounds_hold_exp() -> None:
 
 def test_the_fallback_runs_when_the_interval_is_too_wide(monkeypatch: pytest.MonkeyPatch) -> None:
     """At 16 digits the exp interval spans several doubles: rows with BP < 1 fall back, still exact."""
-    import reference_bleu.decide as module  # noqa: PLC0415
+    import reference_bleu.scoring.decide as module  # noqa: PLC0415
 
     monkeypatch.setattr(module, "EXP_DIGITS", 16)
     exp_bounds.cache_clear()

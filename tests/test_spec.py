@@ -21,10 +21,10 @@ from types import FunctionType
 import reference_bleu
 from conformance.suite.invariants import BY_ID
 from conformance.suite.loader import load_tokenizer_vectors, load_vectors
-from reference_bleu.profiles import PROFILES, axis_values
-from reference_bleu.profiles import resolve as resolve_profile
-from reference_bleu.smoothing import SMOOTHING_METHODS
-from reference_bleu.tables import generated_chapter
+from reference_bleu.conventions.profiles import PROFILES, axis_values
+from reference_bleu.conventions.profiles import resolve as resolve_profile
+from reference_bleu.conventions.tables import generated_chapter
+from reference_bleu.formulas.smoothing import SMOOTHING_METHODS
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "spec"
@@ -241,11 +241,13 @@ CHAPTER_13 = (SPEC / "13-conventions.md").read_text(encoding="utf-8")
 
 def test_the_spec_tables_are_generated_from_the_registry_and_the_profiles() -> None:
     # CONV-SPACE, CONV-PROFILES: the axes, their values, the profiles and their text rules are
-    # written once in the code; the chapter shows them as reference_bleu.tables writes them.
-    assert generated_chapter(CHAPTER_13) == CHAPTER_13, "run python -m reference_bleu.tables --write"
+    # written once in the code; the chapter shows them as reference_bleu.conventions.tables writes them.
+    assert generated_chapter(CHAPTER_13) == CHAPTER_13, (
+        "run python -m reference_bleu.conventions.tables --write"
+    )
     options = (SPEC / "04-corpus.md").read_text(encoding="utf-8")  # API-OPTIONS' table of the options
     assert generated_chapter(options, SPEC / "04-corpus.md") == options, (
-        "python -m reference_bleu.tables --write"
+        "python -m reference_bleu.conventions.tables --write"
     )
     settings = markdown_rows(CHAPTER_13, "| profile | tool, version | what it is")
     text = markdown_rows(CHAPTER_13, "| profile | the tool takes |")

@@ -19,7 +19,7 @@ from conformance.peers.tokenization import (
 from conformance.suite.loader import load_tokenizer_vectors
 from conformance.suite.strategies import texts
 from reference_bleu import BleuError
-from reference_bleu.tokenizers import (
+from reference_bleu.text.tokenizers import (
     MECAB,
     SGML_TOKENIZERS,
     fast_13a,
@@ -227,7 +227,7 @@ def test_mecab_tokens_equal_sacrebleus(tokenize: str, lowercase: str) -> None:
 
 
 def test_a_missing_mecab_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    from reference_bleu import tokenizers  # noqa: PLC0415
+    from reference_bleu.text import tokenizers  # noqa: PLC0415
 
     # the tagger and the line tokenizer are cached per process: a test that tokenized Japanese
     # before (with the mecab extra installed) left both built

@@ -32,8 +32,8 @@ from conformance.peers.models import (
 from conformance.peers.targets import NltkTarget, SacrebleuTarget
 from conformance.peers.tokenization import TOKENIZER_REGISTRY, compare_tokens
 from reference_bleu import BleuError, corpus_bleu, make_options
-from reference_bleu.profiles import PROFILES, paper_differences, resolve
-from reference_bleu.score import score_segments
+from reference_bleu.conventions.profiles import PROFILES, paper_differences, resolve
+from reference_bleu.scoring.score import score_segments
 
 CHAPTER = Path(__file__).resolve().parents[2] / "spec" / "10-divergences.md"
 #: The chapter's last section is written by hand (each verdict of the conformance matrix
@@ -519,7 +519,7 @@ def profiles_section() -> list[str]:
     lines = [
         "## Every profile's divergences from the paper",
         "",
-        "Generated from the profiles (`reference_bleu/profiles.py`, spec",
+        "Generated from the profiles (`reference_bleu/conventions/profiles.py`, spec",
         "[CONV-PROFILES](13-conventions.md#conv-profiles)): for each tool, every axis on which it is",
         "not the paper, the spec entry of that axis, the DIV entries above that the axes make, what",
         "the tool raises where the reference raises a BleuError, and the evidence from its source",

@@ -6,7 +6,7 @@ what the peer returns: its score on the [0, 1] scale in the peer's own binary64 
 or the name of the exception it raises. Every divergence in the registry is checked against
 these models, so an entry is a tested statement about the peer, not an assertion.
 
-A model is the reference at the peer's profile (``reference_bleu.profiles``, spec chapter 13):
+A model is the reference at the peer's profile (``reference_bleu.conventions.profiles``, spec chapter 13):
 the profile's evidence cites the peers' source line by line (nltk 3.10.4
 ``nltk/translate/bleu_score.py``, sacrebleu 2.6.0 ``sacrebleu/metrics/bleu.py``).
 ``reference_options`` says how the reference is configured to a peer's paper-level
@@ -20,10 +20,10 @@ from typing import Any
 
 from conformance.peers.targets import NltkTarget, SacrebleuTarget
 from reference_bleu import BleuError, Statistics, make_options
-from reference_bleu.fast import fast_statistics
-from reference_bleu.inputs import validate_corpus
-from reference_bleu.profiles import Profile, profile_options, resolve
-from reference_bleu.score import score_segments
+from reference_bleu.conventions.profiles import Profile, profile_options, resolve
+from reference_bleu.fast.counts import fast_statistics
+from reference_bleu.formulas.inputs import validate_corpus
+from reference_bleu.scoring.score import score_segments
 
 NLTK_VERSION = "3.10.4"
 SACREBLEU_VERSION = "2.6.0"

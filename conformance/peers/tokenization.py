@@ -16,7 +16,7 @@ from functools import cache
 from typing import Any
 
 from conformance.peers.models import SACREBLEU_VERSION
-from reference_bleu.tokenizers import fold_case, split_whitespace, tokenize_intl, tokenize_line
+from reference_bleu.text.tokenizers import fold_case, split_whitespace, tokenize_intl, tokenize_line
 
 
 @cache

@@ -48,11 +48,11 @@ from conformance.runner.judge.base import Check
 from conformance.runner.legend import LEGEND, explain_id, fitted, legend, table
 from conformance.runner.protocol import MAX_DIGITS
 from conformance.runner.references import REFERENCE_KINDS, undeclared_kind_hints
+from reference_bleu.conventions.options import VERSION
 from reference_bleu.errors import BleuError
-from reference_bleu.numbers import accept_negative_numbers
-from reference_bleu.options import VERSION
-from reference_bleu.report import markdown_text
-from reference_bleu.smoothing import SMOOTHING_METHODS
+from reference_bleu.formulas.numbers import accept_negative_numbers
+from reference_bleu.formulas.smoothing import SMOOTHING_METHODS
+from reference_bleu.text.markdown import markdown_text
 
 REPORT_FORMAT = "reference-bleu-conform"
 REPORT_VERSION = 1

@@ -56,11 +56,19 @@ from conformance.runner.judge.base import MIN_ANSWERED_SHARE, Check
 from conformance.runner.references import expressible
 from conformance.suite.invariants import BY_ID, InvariantViolationError, same_statistics, statistics_of
 from conformance.suite.loader import load_vectors
+from reference_bleu.conventions.options import make_options
+from reference_bleu.conventions.profiles import PROFILES, Profile, option_axes, resolve
+from reference_bleu.conventions.registry import (
+    AXES,
+    BY_NAME,
+    OPTION_FIELDS,
+    Axis,
+    axes_in,
+    axis_of,
+    canonical,
+)
+from reference_bleu.conventions.space import named_points, profile_point
 from reference_bleu.errors import BleuError, BleuInputError, BleuOptionError
-from reference_bleu.options import make_options
-from reference_bleu.profiles import PROFILES, Profile, option_axes, resolve
-from reference_bleu.registry import AXES, BY_NAME, OPTION_FIELDS, Axis, axes_in, axis_of, canonical
-from reference_bleu.space import named_points, profile_point
 
 #: The axes the battery observes on token input (spec CONF-VERDICT): the registry's score and domain
 #: axes with declared values (N and the weights are the paper's in every question), each with the
@@ -924,8 +932,8 @@ def _score_key(options: Mapping[str, Any], domain: bool = True) -> tuple[Any, ..
 
 @cache
 def _named_keys() -> tuple[tuple[str, tuple[Any, ...], tuple[Any, ...], Text], ...]:
-    """Every named profile point (reference_bleu.space.named_points): its name, its key on every axis
-    and on the score axes, and its text."""
+    """Every named profile point (reference_bleu.conventions.space.named_points): its name, its key
+    on every axis and on the score axes, and its text."""
     named = []
     for point in named_points():
         text = dict(point.text)

@@ -110,8 +110,8 @@ def _check_params(name: str, params: dict[str, str], known: tuple[str, ...]) -> 
 
 def _reference(params: dict[str, str]) -> Served:
     from reference_bleu import corpus_bleu, sentence_bleu  # noqa: PLC0415
-    from reference_bleu.options import VERSION as REFERENCE_VERSION  # noqa: PLC0415
-    from reference_bleu.registry import BY_NAME, OPTION_FIELDS, canonical  # noqa: PLC0415
+    from reference_bleu.conventions.options import VERSION as REFERENCE_VERSION  # noqa: PLC0415
+    from reference_bleu.conventions.registry import BY_NAME, OPTION_FIELDS, canonical  # noqa: PLC0415
 
     params = {canonical(key, "reference[NAME=VALUE]"): value for key, value in params.items()}
     _check_params("reference", params, OPTION_FIELDS)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from conformance.data import MULTEVAL, WMT17, TestSet, read_lines
-from reference_bleu.tokenizers import split_whitespace, tokenizer
+from reference_bleu.text.tokenizers import split_whitespace, tokenizer
 
 Corpus = tuple[list[list[str]], list[list[list[str]]]]
 

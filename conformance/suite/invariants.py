@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 from conformance.peers.targets import Outcome, Target
 from conformance.runner.client import ANSWER_RESOLUTION, absolute_tolerance
 from conformance.suite.strategies import VOCABULARY, corpora, mutated, sentences
-from reference_bleu.length import REF_LENGTH_RULES
-from reference_bleu.smoothing import SMOOTHING_METHODS
+from reference_bleu.formulas.length import REF_LENGTH_RULES
+from reference_bleu.formulas.smoothing import SMOOTHING_METHODS
 
 Corpus = tuple[list[list[str]], list[list[list[str]]]]
 

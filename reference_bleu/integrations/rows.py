@@ -12,7 +12,7 @@ from typing import Any
 
 from reference_bleu.errors import BleuInputError, BleuOptionError
 from reference_bleu.partial import Conventions, Partial, make_conventions
-from reference_bleu.score import BleuResult
+from reference_bleu.scoring.score import BleuResult
 
 #: One column name or several.
 Columns = str | Sequence[str]

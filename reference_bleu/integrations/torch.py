@@ -24,6 +24,7 @@ import threading
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
+from reference_bleu.api import split_text_options
 from reference_bleu.errors import BleuInputError, BleuOptionError
 from reference_bleu.integrations.rows import optional
 from reference_bleu.partial import (
@@ -36,8 +37,7 @@ from reference_bleu.partial import (
     rows_of,
     union_of_indexed,
 )
-from reference_bleu.score import BleuResult
-from reference_bleu.text import split_text_options
+from reference_bleu.scoring.score import BleuResult
 
 
 def _torch() -> Any:

@@ -49,7 +49,7 @@ from conformance.runner.fingerprint.base import (
     seen,
 )
 from conformance.runner.references import takes
-from reference_bleu.registry import BY_NAME
+from reference_bleu.conventions.registry import BY_NAME
 
 #: The points, in the order they are asked: each is settled under the conventions found before it.
 POINTS: tuple[Point, ...] = (

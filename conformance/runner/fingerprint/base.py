@@ -23,12 +23,11 @@ from conformance.runner.client import (
     rounded_as_declared,
 )
 from reference_bleu import corpus_bleu
-from reference_bleu.api import estimated_bleu
+from reference_bleu.api import estimated_bleu, split_text_options
+from reference_bleu.conventions.options import BleuOptions, make_options
+from reference_bleu.conventions.registry import AXES, Axis
 from reference_bleu.errors import BleuError
-from reference_bleu.options import BleuOptions, make_options
-from reference_bleu.registry import AXES, Axis
-from reference_bleu.text import split_text_options
-from reference_bleu.tokenizers import tokenize_line
+from reference_bleu.text.tokenizers import tokenize_line
 
 Corpus = tuple[list[list[str]], list[list[list[str]]]]
 Answer = float | str  # a score on [0, 1] (or raw, for the scale), "error", "skipped", or "fault:<kind>"
@@ -119,7 +118,7 @@ class Point:
     def __post_init__(self) -> None:
         unknown = [axis for axis in (*self.axes, *self.text_axes) if axis not in AXES]
         if unknown:
-            raise TypeError(f"{self.id} observes {unknown}: not axes of reference_bleu.registry")
+            raise TypeError(f"{self.id} observes {unknown}: not axes of reference_bleu.conventions.registry")
 
 
 @dataclass(frozen=True)

@@ -28,10 +28,10 @@ from conformance.runner.fingerprint.base import (
     reference_prediction,
 )
 from reference_bleu import corpus_bleu
+from reference_bleu.conventions.options import BrevityPenaltyRule, make_options
 from reference_bleu.errors import BleuError
-from reference_bleu.evaluation import BP_FORMULAS, conventional_bp
-from reference_bleu.options import BrevityPenaltyRule, make_options
-from reference_bleu.statistics import Statistics
+from reference_bleu.formulas.statistics import Statistics
+from reference_bleu.scoring.evaluation import BP_FORMULAS, conventional_bp
 
 #: Tokens of two characters (w0..w9) and of three (w10..): the lines' lengths in characters are not
 #: proportional to their token counts, so no rule on characters gives a rule's answer on tokens.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from conformance.runner.fingerprint.base import Config, Convention, Diagnostic, Point, alphabet, by_reference
-from reference_bleu.registry import BY_NAME
+from reference_bleu.conventions.registry import BY_NAME
 
 #: Every precision 1 (the candidate is a piece of a reference): the score is BP, so r shows.
 _TWELVE = alphabet(12)

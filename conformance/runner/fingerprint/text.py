@@ -16,7 +16,7 @@ from conformance.runner.fingerprint.base import (
     retokenized,
     words,
 )
-from reference_bleu.tokenizers import CASE_FOLDINGS, SPLIT_RULES, TOKENIZERS, tokenize_line
+from reference_bleu.text.tokenizers import CASE_FOLDINGS, SPLIT_RULES, TOKENIZERS, tokenize_line
 
 #: Text targets (``input: "text"``) get each token list joined with spaces; these lines tell the
 #: tokenizers, case foldings and split rules apart (each convention gives another answer vector

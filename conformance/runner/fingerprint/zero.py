@@ -22,7 +22,7 @@ from conformance.runner.fingerprint.base import (
     registry_name,
     words,
 )
-from reference_bleu.smoothing import SMOOTHING_METHODS
+from reference_bleu.formulas.smoothing import SMOOTHING_METHODS
 
 #: Zero precisions and smoothing: single segments with c >= r or known BP.
 _ZERO = (

@@ -8,8 +8,8 @@ from conformance.runner.fingerprint.base import SKIPPED, ask
 from conformance.runner.judge.base import Check, agree_or_both_errors
 from conformance.runner.judge.differential import DifferentialChecks
 from conformance.suite.loader import load_vectors
+from reference_bleu.conventions.options import make_options
 from reference_bleu.errors import BleuError
-from reference_bleu.options import make_options
 
 
 class VectorChecks(DifferentialChecks):

@@ -1,0 +1,329 @@
+"""The fast statistics path: BLEU-STATS computed the fastest way plain Python allows (spec NUM-FAST).
+
+The literal functions of :mod:`reference_bleu.formulas.counting` and :mod:`reference_bleu.formulas.statistics`
+are the spec's mirror, one formula each; this module computes the *same integers* for a
+whole corpus in one pass, and everything that scores a corpus (the API, the command line,
+statistics files, the runner's reference) goes through it. The test
+``tests/test_fast_statistics.py`` proves the two paths equal on generated corpora and on every
+system of the shared data.
+
+Why it is faster (measured, ``benchmarks/bench.py``), not different:
+
+- one multiset (a dict filled by ``collections._count_elements``, the C function behind
+  ``Counter``, without ``Counter``'s Python-level set-up) per order and sentence, built by C
+  code from ``zip`` of shifted slices
+  (unigrams keyed by the token itself, which skips a tuple per token: the keys of the
+  candidate and of its references are formed the same way, so they meet exactly as the
+  literal 1-tuples do);
+- Σ_g min(Count(g), Max_Ref_Count(g)) (BLEU-CLIP, BLEU-PREC) summed over the n-grams the
+  candidate shares with a reference only, by ``map(min, ...)`` in C: an n-gram of the
+  candidate absent from every reference clips to 0 and adds nothing;
+- Σ_g Count(g) = max(0, c - n + 1), the number of windows (BLEU-NGRAM), not counted;
+- no object per segment unless the caller keeps segments: matches are added in place, c is
+  kept and the totals Σ max(0, c - n + 1) summed once at the end;
+- no order above one without matches is counted: every n-gram shared with a reference
+  starts with an (n-1)-gram shared with it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from itertools import repeat
+from operator import add, sub
+
+from reference_bleu.fast.kernel import kernel_module, load_kernel
+from reference_bleu.formulas.counting import Sentence
+from reference_bleu.formulas.inputs import PAPER_RULES, SegmentRules
+from reference_bleu.formulas.length import Length, RefLengthRule, best_match_length
+from reference_bleu.formulas.statistics import Statistics, normal_length
+
+try:  # the C helper of collections.Counter (CPython and PyPy have it since Python 3.2)
+    from collections import _count_elements  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover -- another Python: the same counts through Counter
+    from collections import Counter
+
+    def _count_elements(mapping: dict[Hashable, int], iterable: Iterable[Hashable]) -> None:
+        mapping.update(Counter(iterable))
+
+
+Counts = dict[Hashable, int]
+
+
+#: The kernel this process counts with (``None``: the pure-Python path below).
+KERNEL = load_kernel()
+#: The kernel's sum of many segments' clipped matches in one call (``None`` without the kernel).
+SUMMED_KERNEL: Callable[[list[Sentence], list[Sequence[Sentence]], int], list[int]] | None = (
+    None if KERNEL is None else getattr(kernel_module(), "summed_clipped_matches", None)
+)
+#: The kernel's TOK-13A and counting of a chunk of text rows in one call, ``counts_13a(rows, systems,
+#: orders)`` -> (each system's summed clipped matches, every cell's token count as bytes of native
+#: ``long long``, ``memoryview(lengths).cast("q")``): no ``str`` per token (``None`` without the
+#: kernel). :func:`counted_statistics` makes the statistics of its answer.
+COUNTS_13A: Callable[[Sequence[Sequence[str]], int, int], tuple[list[list[int]], bytes]] | None = (
+    None if KERNEL is None else getattr(kernel_module(), "counts_13a", None)
+)
+
+
+def _order_counts(sentence: Sentence, n: int) -> Counts:
+    """BLEU-COUNT of order n, keyed by the token itself at n = 1 and by the n-gram tuple above."""
+    counts: Counts = {}
+    _count_elements(counts, sentence if n == 1 else zip(*[sentence[i:] for i in range(n)], strict=False))
+    return counts
+
+
+class _ReferenceCounts:
+    """The references of one segment, counted per order on first need and shared by every candidate."""
+
+    __slots__ = ("by_order", "references")
+
+    def __init__(self, references: Sequence[Sentence]) -> None:
+        self.references = references
+        self.by_order: dict[int, list[Counts]] = {}
+
+    def of_order(self, n: int) -> list[Counts]:
+        counts = self.by_order.get(n)
+        if counts is None:
+            counts = self.by_order[n] = [_order_counts(r, n) for r in self.references]
+        return counts
+
+
+def _add_matches(candidate: Sentence, references: _ReferenceCounts, into: list[int]) -> None:
+    """Add Σ_g Count_clip(g) of order n to ``into[n - 1]``, n = 1..len(into) (:func:`clipped_matches`).
+
+    By the compiled kernel where it is loaded (NUM-KERNEL), else by :func:`python_add_matches`.
+    """
+    if KERNEL is None:
+        python_add_matches(candidate, references, into)
+        return
+    into[:] = map(add, into, KERNEL(candidate, references.references, len(into)))
+
+
+def python_add_matches(candidate: Sentence, references: _ReferenceCounts, into: list[int]) -> None:
+    """The pure-Python :func:`_add_matches`: the kernel's oracle (tests/test_kernel.py)."""
+    for n in range(1, min(len(into), len(candidate)) + 1):
+        counts = _order_counts(candidate, n)
+        per_reference = references.of_order(n)
+        if len(per_reference) == 1:
+            reference = per_reference[0]
+            shared = counts.keys() & reference.keys()
+            matched = sum(map(min, map(counts.__getitem__, shared), map(reference.__getitem__, shared)))
+        else:
+            grams = list(counts)
+            most = map(max, *[map(r.get, grams, repeat(0)) for r in per_reference])
+            matched = sum(map(min, map(counts.__getitem__, grams), most))
+        if not matched:
+            return  # an n-gram match contains an (n-1)-gram match: no higher order can match
+        into[n - 1] += matched
+
+
+def clipped_matches(candidate: Sentence, references: Sequence[Sentence], orders: int) -> list[int]:
+    """Σ_g Count_clip(g) for n = 1..``orders``: the numerators of BLEU-PREC, in one pass.
+
+    >>> clipped_matches("the the the the the the the".split(),
+    ...                 ["the cat is on the mat".split(), "there is a cat on the mat".split()], 2)
+    [2, 0]
+    """
+    if KERNEL is not None:
+        return KERNEL(candidate, references, orders)
+    matches = [0] * orders
+    python_add_matches(candidate, _ReferenceCounts(references), matches)
+    return matches
+
+
+def python_clipped_matches(candidate: Sentence, references: Sequence[Sentence], orders: int) -> list[int]:
+    """:func:`clipped_matches` by the pure-Python path, whether or not the kernel is loaded."""
+    matches = [0] * orders
+    python_add_matches(candidate, _ReferenceCounts(references), matches)
+    return matches
+
+
+def _totals(lengths: list[int], orders: int) -> tuple[int, ...]:
+    """Σ_g Count(g) of each order over candidates of these lengths: Σ max(0, c - n + 1) (BLEU-NGRAM)."""
+    return tuple(sum(map(max, repeat(0), map(sub, lengths, repeat(n)))) for n in range(orders))
+
+
+class _Sum:
+    """One system's statistics: summed in place (no object per segment), or kept segment by segment.
+
+    With the kernel's sum (NUM-KERNEL) the segments are counted in one call at the end.
+    """
+
+    __slots__ = ("candidates", "keep", "kept", "lengths", "matches", "orders", "ref_len", "references")
+
+    def __init__(self, orders: int, keep: bool) -> None:
+        self.orders, self.keep = orders, keep
+        self.matches = [0] * orders
+        self.lengths: list[int] = []
+        self.ref_len: Length = 0
+        self.kept: list[Statistics] = []
+        self.candidates: list[Sentence] = []
+        self.references: list[Sequence[Sentence]] = []
+
+    def add(self, candidate: Sentence, references: _ReferenceCounts, r: Length) -> None:
+        if self.keep:
+            matches = [0] * self.orders
+            _add_matches(candidate, references, matches)
+            c = len(candidate)
+            self.kept.append(Statistics(tuple(matches), _totals([c], self.orders), c, normal_length(r)))
+            return
+        if SUMMED_KERNEL is None:
+            _add_matches(candidate, references, self.matches)
+        else:
+            self.candidates.append(candidate)
+            self.references.append(references.references)
+        self.lengths.append(len(candidate))
+        self.ref_len += r
+
+    def result(self) -> list[Statistics]:
+        if self.keep:
+            return self.kept
+        if SUMMED_KERNEL is not None and self.candidates:
+            summed = SUMMED_KERNEL(self.candidates, self.references, self.orders)
+            self.matches = list(map(add, self.matches, summed))
+        return [_summed(self.matches, self.lengths, self.ref_len)]
+
+
+def _summed(matches: Sequence[int], lengths: list[int], ref_len: Length) -> Statistics:
+    """The summed statistics (as BLEU-CORPUS sums them) of candidates of lengths c, these matches and r."""
+    totals = _totals(lengths, len(matches))
+    return Statistics(tuple(matches), totals, sum(lengths), normal_length(ref_len))
+
+
+#: A candidate under the segment rules: its segment's number and references, its system's index,
+#: the candidate, and r.
+RuledCandidate = tuple[int, Sequence[Sentence], int, Sentence, Length]
+
+
+def ruled_segments(
+    systems: Sequence[Sequence[Sentence]],
+    references: Iterable[Sequence[Sentence]],
+    ref_length: RefLengthRule,
+    rules: SegmentRules = PAPER_RULES,
+    start: int = 0,
+) -> Iterator[RuledCandidate]:
+    """EC-004, EC-005, EC-006 and EC-001 applied to the segments of several systems, in one place.
+
+    For each segment left (numbered from ``start``) and each system's candidate in it that
+    EC-004 keeps, in order: the segment's number, its references under EC-005 and EC-006 (one
+    object for all of its candidates), the system's index, the candidate and its effective
+    reference length r (EC-001). A dropped segment gives nothing; a refused one raises naming
+    its number. What :func:`fast_system_statistics` counts, and what
+    ``counted.CountedCorpus.segments`` applies to counts it already has (ATTR-COST).
+
+    >>> drop = SegmentRules(empty_candidates="drop")
+    >>> list(ruled_segments([[("a",), ()]], [[("a", "b")], [("b",)]], "closest", drop))
+    [(0, [('a', 'b')], 0, ('a',), 2)]
+    """
+    checked, given_back = rules.candidates_checked, rules.empty_references == "keep"
+    for i, (given, *candidates) in enumerate(zip(references, *systems, strict=True), start=start):
+        # EC-005 keeps references as given: only a segment without any has a rule to apply.
+        refs = given if given_back and given else rules.references(given, i)
+        if refs is None:
+            continue
+        lengths = [len(r) for r in refs]
+        for k, candidate in enumerate(candidates):
+            if checked and not rules.keeps_candidate(candidate, i):
+                continue
+            r = lengths[0] if len(lengths) == 1 else best_match_length(len(candidate), lengths, ref_length)
+            yield i, refs, k, candidate, r
+
+
+def fast_system_statistics(
+    systems: Sequence[Sequence[Sentence]],
+    references: Iterable[Sequence[Sentence]],
+    orders: int,
+    ref_length: RefLengthRule,
+    *,
+    rules: SegmentRules = PAPER_RULES,
+    keep_segments: bool = False,
+    start: int = 0,
+) -> list[list[Statistics]]:
+    """NUM-FAST. Several systems' statistics against the same references, each as :func:`fast_statistics`.
+
+    Each segment's references are counted once for all systems.
+    """
+    sums = [_Sum(orders, keep_segments) for _ in systems]
+    counted = _ReferenceCounts(())
+    for _, refs, k, candidate, r in ruled_segments(systems, references, ref_length, rules, start):
+        if refs is not counted.references:
+            counted = _ReferenceCounts(refs)
+        sums[k].add(candidate, counted, r)
+    return [total.result() for total in sums]
+
+
+def fast_statistics(
+    hypotheses: Sequence[Sentence],
+    references: Iterable[Sequence[Sentence]],
+    orders: int,
+    ref_length: RefLengthRule,
+    *,
+    rules: SegmentRules = PAPER_RULES,
+    keep_segments: bool = False,
+    start: int = 0,
+) -> list[Statistics]:
+    """NUM-FAST. A corpus's statistics: their sum (BLEU-CORPUS) as a one-item list, or each segment's.
+
+    Equal to ``[corpus_statistics([segment_statistics(...) ...])]`` (or to the list of
+    segment statistics with ``keep_segments``) on every input; segment i goes through the
+    ``rules`` of EC-004 to EC-006 first (errors name segment ``start + i``; a dropped segment
+    is not counted). An empty corpus gives the zero statistics (or no segments).
+
+    >>> fast_statistics([("it", "is", "ship")], [[("it", "is", "a", "ship")]], 2, "closest")
+    [Statistics(matches=(3, 1), totals=(3, 2), hyp_len=3, ref_len=4)]
+    """
+    (result,) = fast_system_statistics(
+        [hypotheses],
+        references,
+        orders,
+        ref_length,
+        rules=rules,
+        keep_segments=keep_segments,
+        start=start,
+    )
+    return result
+
+
+def counted_statistics(
+    matches: Sequence[Sequence[int]],
+    lengths: Sequence[int],
+    cells: int,
+    ref_length: RefLengthRule,
+    *,
+    rules: SegmentRules = PAPER_RULES,
+    start: int = 0,
+) -> list[list[Statistics]]:
+    """NUM-KERNEL. Each system's summed statistics from :data:`COUNTS_13A`'s answer, rows of ``cells`` lines.
+
+    ``matches[k]`` is system k's clipped matches summed over the rows; ``lengths`` holds, row by
+    row, each line's number of tokens (the ``len(matches)`` systems' candidates, then the
+    references). c, r and the totals are made here from the lengths alone, under the segment
+    rules of EC-004 and EC-005 and the reference length rule of EC-001, applied by
+    :func:`ruled_segments` itself (the same rules and errors), to placeholder sentences of those
+    lengths: the rules read only a sentence's length and emptiness. The summed matches need no
+    rule: a segment is left out only for an empty candidate, which matches nothing, and an empty
+    reference dropped by EC-005 matches nothing either. With one reference and rules that keep
+    every segment, c and r are the columns' sums, without a Python step per row.
+
+    >>> counted_statistics([[3, 1]], [3, 4], 2, "closest")
+    [[Statistics(matches=(3, 1), totals=(3, 2), hyp_len=3, ref_len=4)]]
+    """
+    systems = len(matches)
+    if cells == systems + 1 and not rules.candidates_checked and rules.empty_references == "keep":
+        return [
+            [_summed(matches[k], list(lengths[k::cells]), sum(lengths[systems::cells]))]
+            for k in range(systems)
+        ]
+    rows = range(0, len(lengths), cells)
+    blank = [("",) * length for length in lengths]  # a sentence of that many tokens
+    candidate_lengths: list[list[int]] = [[] for _ in range(systems)]
+    ref_lens: list[Length] = [0] * systems
+    for _, _, k, candidate, r in ruled_segments(
+        [blank[k::cells] for k in range(systems)],
+        [blank[i + systems : i + cells] for i in rows],
+        ref_length,
+        rules,
+        start,
+    ):
+        candidate_lengths[k].append(len(candidate))
+        ref_lens[k] += r
+    return [[_summed(matches[k], candidate_lengths[k], ref_lens[k])] for k in range(systems)]

@@ -1,0 +1,286 @@
+"""The scoring pass: segment statistics and a point of the convention space in, the result out
+(spec BLEU-EVAL).
+
+The pass every caller takes (the API, the command line, the runner's reference, the
+attribution, the integrations): the units the formula is applied to (the corpus, or each
+segment under macro averaging, EC-009), their score decided as a double from integers where
+it can be (:mod:`reference_bleu.scoring.decide`, NUM-SENTENCE), else evaluated exactly
+(:mod:`reference_bleu.scoring.evaluation`, NUM-EXACT) or in the point's floating-point arithmetic
+(:mod:`reference_bleu.scoring.floating`, CONV-ARITH), and the number as the point's tool reports it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from decimal import Context, Decimal, localcontext
+from fractions import Fraction
+from typing import Any
+
+from reference_bleu.conventions.options import BleuOptions
+from reference_bleu.errors import BleuInputError
+from reference_bleu.formulas.exact import WORKING_DIGITS, Real, correctly_rounded, published
+from reference_bleu.formulas.length import Length, log_brevity_penalty
+from reference_bleu.formulas.smoothing import SMOOTHING_METHODS, LastSegment
+from reference_bleu.formulas.statistics import Statistics
+from reference_bleu.scoring.decide import decidable_options, decided_evaluation
+from reference_bleu.scoring.evaluation import (
+    Evaluation,
+    conventional_bp,
+    conventional_total,
+    evaluate,
+    last_segment,
+    macro_average,
+)
+from reference_bleu.scoring.floating import float_mean, float_score
+
+
+@dataclass(frozen=True)
+class BleuResult:
+    """The score and everything behind it.
+
+    ``score`` is the correctly rounded double of the exact BLEU; ``score_decimal`` the same
+    value to 40 significant digits, computed on first access where the double was decided
+    without it (NUM-SENTENCE). ``precisions`` are the exact unsmoothed p_n
+    (``None`` where 0/0); ``smoothed_precisions`` what entered the formula.
+    """
+
+    score: float
+    #: ``score_decimal``'s value, or the NUM-EXACT evaluation that gives it, run once on first access.
+    _score_decimal: Decimal | Callable[[], Decimal] = field(repr=False, compare=False)
+    statistics: Statistics
+    brevity_penalty: float
+    brevity_penalty_decimal: Decimal
+    smoothed_precisions: tuple[float | None, ...]
+    effective_weights: tuple[Fraction, ...]
+    options: BleuOptions
+    #: The number as the point's tool reports it (EC-013): its arithmetic, scale and rounding.
+    reported: float = 0.0
+    #: ``reported`` as the tool prints it (``round_digits`` decimals, else ``repr``).
+    reported_text: str = ""
+    #: The profile this result was computed under (spec CONV-PROFILES), if one was named.
+    profile: str | None = None
+    #: Options given beside the profile that changed its value (the result is then not the tool's).
+    overridden: tuple[str, ...] = ()
+
+    @property
+    def score_decimal(self) -> Decimal:
+        """The exact BLEU correctly rounded to 40 significant digits (NUM-EXACT), computed once."""
+        value = self._score_decimal
+        if not isinstance(value, Decimal):
+            value = value()
+            object.__setattr__(self, "_score_decimal", value)  # a cache: the value never changes
+        return value
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled with its ``score_decimal`` (an evaluation still to run is a closure)."""
+        return {**self.__dict__, "_score_decimal": self.score_decimal}
+
+    @property
+    def matches(self) -> tuple[int, ...]:
+        """Clipped matches per order, index 0 = unigrams."""
+        return self.statistics.matches
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Candidate n-grams per order, index 0 = unigrams."""
+        return self.statistics.totals
+
+    @property
+    def hyp_len(self) -> int:
+        """c, the total candidate length."""
+        return self.statistics.hyp_len
+
+    @property
+    def ref_len(self) -> Length:
+        """r, the effective reference length."""
+        return self.statistics.ref_len
+
+    @property
+    def precisions(self) -> tuple[Fraction | None, ...]:
+        """The exact modified precisions p_n = matches/totals, ``None`` where 0/0."""
+        return tuple(Fraction(m, t) if t else None for m, t in zip(self.matches, self.totals, strict=True))
+
+    @property
+    def ratio(self) -> Fraction | None:
+        """c / r, exact; ``None`` when r = 0."""
+        return Fraction(self.hyp_len) / self.ref_len if self.ref_len else None
+
+    @property
+    def signature(self) -> str:
+        """The options' signature (see :meth:`BleuOptions.signature`), after the profile's name if any."""
+        if self.profile is None:
+            return self.options.signature()
+        changed = f"|overridden:{','.join(self.overridden)}" if self.overridden else ""
+        return f"profile:{self.profile}{changed}|{self.options.signature()}"
+
+
+def scored_units(
+    segments: Sequence[Statistics], options: BleuOptions
+) -> list[tuple[Statistics, LastSegment]]:
+    """What the formula is applied to: the corpus (micro), or each segment alone (macro, EC-009).
+
+    Each unit comes with the last segment's statistics that nltk's smoothing methods 5 to 7 read.
+    Smoothing applies to each unit's counts (EC-011).
+    """
+    if options.aggregation == "macro":
+        return [(conventional_total([s], options), last_segment(s, options)) for s in segments]
+    return [(conventional_total(segments, options), last_segment(segments[-1], options))]
+
+
+def _refuse_empty(options: BleuOptions) -> None:
+    """EC-012: an empty corpus is an error, unless the point scores it 0."""
+    if options.empty_corpus == "error":
+        raise BleuInputError("EC-012", "the corpus is empty: BLEU is defined for at least one segment")
+
+
+def _evaluated(
+    units: Sequence[tuple[Statistics, LastSegment]], options: BleuOptions
+) -> tuple[Decimal, Evaluation | None]:
+    """The score of the scored units in the current decimal context: the mean of each segment's
+    (macro, EC-009), or the corpus's, with its evaluation (micro)."""
+    if options.aggregation == "macro":
+        return macro_average(units, options), None
+    evaluation = evaluate(*units[0], options=options)
+    return evaluation.score, evaluation
+
+
+def score_segments(segments: Sequence[Statistics], options: BleuOptions) -> BleuResult:
+    """Score segment statistics (with ``options.statistics_orders`` orders) under validated options."""
+    if not segments:
+        _refuse_empty(options)
+        return empty_corpus_result(options)
+    units = scored_units(segments, options)
+    total = conventional_total(segments, options) if options.aggregation == "macro" else units[0][0]
+    evaluations: list[Evaluation] = []
+
+    def run() -> Decimal:
+        score, evaluation = _evaluated(units, options)
+        evaluations[:] = [] if evaluation is None else [evaluation]
+        return score
+
+    score_decimal: Decimal | Callable[[], Decimal]
+    value, evaluation = _decided(units, options)
+    if value is None:
+        score = correctly_rounded(run)
+        score_decimal = published(score)
+        evaluation = evaluations[-1] if evaluations else None
+        value = float(score) if options.arithmetic == "exact" else float_value(units, options)
+        reported = value * 100 if options.scale == "percent" else value
+        if options.scale == "percent" and options.arithmetic == "exact":
+            reported = float(score * 100)
+    else:
+        score_decimal = lambda: published(correctly_rounded(run))  # noqa: E731 -- run on first access
+        reported = value
+    bp = _brevity_penalty(total, options)
+    smoothed: tuple[Real | None, ...] = evaluation.p if evaluation else (None,) * options.max_order
+    digits = options.round_digits
+    return BleuResult(
+        score=value,
+        _score_decimal=score_decimal,
+        statistics=total.truncated(options.max_order),
+        brevity_penalty=float(bp),
+        brevity_penalty_decimal=published(bp),
+        smoothed_precisions=tuple(None if p is None else float(p) for p in smoothed),
+        effective_weights=evaluation.w if evaluation else options.weights,
+        options=options,
+        reported=reported,
+        reported_text=printed(reported, digits),
+    )
+
+
+def _brevity_penalty(total: Statistics, options: BleuOptions) -> Decimal:
+    """The point's BP of the corpus, correctly rounded (NUM-EXACT); exactly 1 without an evaluation
+    where the paper's log BP is 0 (c >= r: exp(0) = 1, BLEU-BP), the case of most sentences."""
+    if options.brevity_penalty == "paper" and log_brevity_penalty(total.hyp_len, total.ref_len) == 0:
+        return Decimal(1)
+    return correctly_rounded(lambda: conventional_bp(total, options))
+
+
+def _decided(
+    units: Sequence[tuple[Statistics, LastSegment]], options: BleuOptions
+) -> tuple[float | None, Evaluation | None]:
+    """NUM-SENTENCE. A micro-averaged exact score on the unit scale decided without decimal arithmetic:
+    its correctly rounded double and its settled p_n and w_n (all rational, so the same at any
+    precision), or ``(None, None)`` where :func:`score_segments` must evaluate it (NUM-EXACT)."""
+    if options.aggregation == "macro" or options.scale != "unit" or not decidable_options(options):
+        return None, None
+    value, settled = decided_evaluation(*units[0], options)
+    if value is None or not all(p is None or isinstance(p, Fraction) for p in settled.p):
+        return None, None
+    return value, settled
+
+
+def estimated_score(segments: Sequence[Statistics], options: BleuOptions) -> float:
+    """``score_segments(segments, options).score`` to within an ulp, at a third of its cost: the
+    formula evaluated once, at ``WORKING_DIGITS`` digits (NUM-EXACT's first run, relative error
+    about 1e-45), not rounded with proof. It raises where :func:`score_segments` raises.
+
+    For comparisons within a tolerance, never for a reported score: the conformance runner's
+    predictions (spec CONF-FINGERPRINT, CONF-VERDICT) compare answers to 1e-9 and are computed
+    thousands of times a run.
+    """
+    if not segments:
+        _refuse_empty(options)
+        return 0.0
+    total = conventional_total(segments, options)
+    units = scored_units(segments, options)
+    with localcontext(Context(prec=WORKING_DIGITS)):
+        conventional_bp(total, options)  # its errors (EC-008's c = 0) are the score's too
+        if options.arithmetic != "exact":
+            return float_value(units, options)
+        return float(_evaluated(units, options)[0])
+
+
+def printed(reported: float, digits: int | None) -> str:
+    """EC-013. ``reported`` as the point's tool prints it: ``digits`` decimals, else ``repr``."""
+    return repr(reported) if digits is None else f"{reported:.{digits}f}"
+
+
+def empty_corpus_result(options: BleuOptions) -> BleuResult:
+    """EC-012 under ``empty_corpus="zero"``: 0 and no statistics (torchmetrics, coco, ignite micro)."""
+    N = options.max_order
+    return BleuResult(
+        score=0.0,
+        _score_decimal=Decimal(0),
+        statistics=Statistics((0,) * N, (0,) * N, 0, 0),
+        brevity_penalty=0.0,
+        brevity_penalty_decimal=Decimal(0),
+        smoothed_precisions=(None,) * N,
+        effective_weights=options.weights,
+        options=options,
+        reported=0.0,
+        reported_text=printed(0.0, options.round_digits),
+    )
+
+
+def float_value(units: Sequence[tuple[Statistics, LastSegment]], options: BleuOptions) -> float:
+    """The score in the point's floating-point arithmetic (spec CONV-ARITH)."""
+
+    def one(stats: Statistics, tail: LastSegment) -> float:
+        with localcontext(Context(prec=WORKING_DIGITS)):
+            evaluation = evaluate(stats, tail, options=options)
+        return float_score(
+            evaluation,
+            stats.hyp_len,
+            stats.ref_len,
+            bp_rule=options.brevity_penalty,
+            arithmetic=options.arithmetic,
+            counts=stats.counts,
+        )
+
+    scores = [one(stats, tail) for stats, tail in units]
+    return float_mean(scores, options.arithmetic) if options.aggregation == "macro" else scores[0]
+
+
+def needs_segments(options: BleuOptions) -> bool:
+    """Whether scoring reads each segment's statistics, not only their sum (EC-009, EC-015, SMOOTH-NLTK-5).
+
+    Macro aggregation scores each segment; nltk's denominator is max(1, l_n) per segment;
+    nltk's methods 5 to 7 read the last segment.
+    """
+    return (
+        options.aggregation == "macro"
+        or options.denominator == "max1-segment"
+        or SMOOTHING_METHODS[options.smoothing].needs_last_segment
+    )
