@@ -31,8 +31,10 @@ from conformance.peers.models import (
 )
 from conformance.peers.targets import NltkTarget, SacrebleuTarget
 from conformance.peers.tokenization import TOKENIZER_REGISTRY, compare_tokens
-from reference_bleu import BleuError, corpus_bleu, make_options
+from reference_bleu.api import corpus_bleu
+from reference_bleu.conventions.options import make_options
 from reference_bleu.conventions.profiles import PROFILES, paper_differences, resolve
+from reference_bleu.errors import BleuError
 from reference_bleu.scoring.score import score_segments
 
 CHAPTER = Path(__file__).resolve().parents[2] / "spec" / "10-divergences.md"

@@ -19,10 +19,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from conformance.peers.targets import NltkTarget, SacrebleuTarget
-from reference_bleu import BleuError, Statistics, make_options
+from reference_bleu.conventions.options import make_options
 from reference_bleu.conventions.profiles import Profile, profile_options, resolve
+from reference_bleu.errors import BleuError
 from reference_bleu.fast.counts import fast_statistics
 from reference_bleu.formulas.inputs import validate_corpus
+from reference_bleu.formulas.statistics import Statistics
 from reference_bleu.scoring.score import score_segments
 
 NLTK_VERSION = "3.10.4"

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Protocol
 
-from reference_bleu import corpus_bleu, sentence_bleu
+from reference_bleu.api import corpus_bleu, sentence_bleu
 
 Tokens = Sequence[str]
 Hypotheses = Sequence[Tokens]

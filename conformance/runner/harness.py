@@ -109,7 +109,7 @@ def _check_params(name: str, params: dict[str, str], known: tuple[str, ...]) -> 
 
 
 def _reference(params: dict[str, str]) -> Served:
-    from reference_bleu import corpus_bleu, sentence_bleu  # noqa: PLC0415
+    from reference_bleu.api import corpus_bleu, sentence_bleu  # noqa: PLC0415
     from reference_bleu.conventions.options import VERSION as REFERENCE_VERSION  # noqa: PLC0415
     from reference_bleu.conventions.registry import BY_NAME, OPTION_FIELDS, canonical  # noqa: PLC0415
 

@@ -22,8 +22,7 @@ from conformance.runner.client import (
     absolute_tolerance,
     rounded_as_declared,
 )
-from reference_bleu import corpus_bleu
-from reference_bleu.api import estimated_bleu, split_text_options
+from reference_bleu.api import corpus_bleu, estimated_bleu, split_text_options
 from reference_bleu.conventions.options import BleuOptions, make_options
 from reference_bleu.conventions.registry import AXES, Axis
 from reference_bleu.errors import BleuError

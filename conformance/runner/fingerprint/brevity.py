@@ -27,7 +27,7 @@ from conformance.runner.fingerprint.base import (
     alphabet,
     reference_prediction,
 )
-from reference_bleu import corpus_bleu
+from reference_bleu.api import corpus_bleu
 from reference_bleu.conventions.options import BrevityPenaltyRule, make_options
 from reference_bleu.errors import BleuError
 from reference_bleu.formulas.statistics import Statistics

@@ -15,7 +15,7 @@ from conformance.runner.fingerprint.base import Corpus, reference_prediction
 from conformance.runner.judge.base import Check, CheckFailureError, JudgeBase, agree_or_both_errors
 from conformance.suite.invariants import same_statistics, statistics_of
 from conformance.suite.strategies import corpora
-from reference_bleu import corpus_bleu, sentence_bleu
+from reference_bleu.api import corpus_bleu, sentence_bleu
 from reference_bleu.errors import BleuError
 
 

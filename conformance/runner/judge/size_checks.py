@@ -10,7 +10,7 @@ from conformance.runner.judge.base import Check, agree_or_both_errors, covered
 from conformance.runner.judge.differential import DifferentialChecks
 from conformance.runner.references import expressible
 from conformance.runner.sizes import Question, questions
-from reference_bleu import sentence_bleu
+from reference_bleu.api import sentence_bleu
 from reference_bleu.errors import BleuError
 
 #: Before the questions of real size, the target has been asked at least this many questions per
