@@ -351,7 +351,8 @@ def table_sentence(refs_list: list[int], tools: list[str], repeat: int) -> None:
 
 def table_fallback() -> None:
     """How often NUM-SENTENCE leaves a row to the exact path: every WMT17 system, sentence level."""
-    from reference_bleu.scoring.sentences import SentenceCounter, sentence_scores  # noqa: PLC0415
+    from reference_bleu.api import sentence_scores  # noqa: PLC0415
+    from reference_bleu.scoring.sentences import SentenceCounter  # noqa: PLC0415
     from reference_bleu.text.tokenizers import tokenize_line  # noqa: PLC0415
 
     ref = [[tokenize_line(line, "13a")] for line in read(WMT17 / "ref.de")]

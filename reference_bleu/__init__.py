@@ -12,13 +12,12 @@ rationals, in a high-precision decimal context, and the float score is rounded o
 0.7071067811865476
 """
 
-from reference_bleu.api import corpus_bleu, score_statistics, sentence_bleu
+from reference_bleu.api import corpus_bleu, score_statistics, sentence_bleu, sentence_scores
 from reference_bleu.conventions.options import VERSION, BleuOptions, make_options
 from reference_bleu.errors import BleuError, BleuInputError, BleuOptionError, UndefinedPrecisionError
 from reference_bleu.formulas.statistics import Statistics, segment_statistics
 from reference_bleu.partial import BLEU, Conventions, Partial, make_conventions, partial_statistics
 from reference_bleu.scoring.score import BleuResult
-from reference_bleu.scoring.sentences import sentence_scores
 
 __version__ = VERSION
 

@@ -15,24 +15,18 @@ expected is an error, never a sequence of one-character tokens.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from reference_bleu.conventions.options import BleuOptions, make_options
-from reference_bleu.conventions.profiles import Profile, profile_options, resolve
 from reference_bleu.conventions.registry import PAPER_TEXT
+from reference_bleu.conventions.space import Point, resolve_point
 from reference_bleu.errors import BleuInputError, BleuOptionError
 from reference_bleu.fast.counts import fast_statistics
 from reference_bleu.formulas.inputs import validate_corpus
 from reference_bleu.formulas.statistics import Statistics
-from reference_bleu.scoring.score import BleuResult, estimated_score, needs_segments, score_segments
+from reference_bleu.scoring.score import BleuResult, estimated_score, needs_segments, score
+from reference_bleu.scoring.sentences import SentenceCounter, row_scores
 from reference_bleu.text.tokenizers import line_tokenizer
-
-
-def estimated_bleu(options: BleuOptions, hypotheses: Any, references: Any) -> float:
-    """:func:`corpus_bleu_with`'s score, estimated as :func:`estimated_score` does (the same
-    statistics, the same errors)."""
-    return estimated_score(corpus_segments(options, hypotheses, references), options)
 
 
 def corpus_bleu(hypotheses: Any, references: Any, profile: str | None = None, **options: Any) -> BleuResult:
@@ -46,9 +40,12 @@ def corpus_bleu(hypotheses: Any, references: Any, profile: str | None = None, **
 
     ``profile`` names a tool's point of the convention space (``"nltk"``, ``"sacrebleu"``,
     ``"nltk[method=4]"``, ...; spec CONV-PROFILES): its options, which options given beside
-    it override (the result's ``overridden`` and signature say so). The API takes tokens: a
-    profile's text conventions (``Profile.text``) are applied by the command line, or by the
-    caller with :func:`reference_bleu.text.tokenizers.tokenize_line`.
+    it override (the result's ``overridden`` and signature say so). Lines of text are read
+    under the profile's text conventions, or those given (``tokenize=``, ``lowercase=``; API-TEXT).
+
+    The path, once down the layers: the point is resolved (:func:`resolve_point`), the input read
+    as tokens, counted on the fast path (NUM-FAST) and scored in the one scoring pass
+    (:func:`reference_bleu.scoring.score.score`).
 
     >>> result = corpus_bleu([["the", "cat"]], [[["the", "cat"]]], max_order=2)
     >>> result.score, result.matches, result.totals
@@ -58,47 +55,48 @@ def corpus_bleu(hypotheses: Any, references: Any, profile: str | None = None, **
     >>> corpus_bleu(["The cat sat."], ["the cat sat ."], tokenize="13a", lowercase="unicode").score
     1.0
     """
-    given_text, options = split_text_options(options)
-    chosen = None if profile is None else resolve(profile)
+    given_text, rest = split_text_options(options)
+    point = resolve_point(profile, rest, given_text)
+    hyps, refs = corpus_tokens(point, hypotheses, references, given_text, named=profile is not None)
+    return bleu_at(point, hyps, refs)
+
+
+def corpus_tokens(
+    point: Point, hypotheses: Any, references: Any, given_text: Mapping[str, str], *, named: bool
+) -> tuple[Any, Any]:
+    """API-TEXT. The corpus as tokens: lines of text tokenized under the point's text conventions,
+    when a profile is ``named`` or text options are given; token lists as they are."""
     if isinstance(hypotheses, Iterator):  # a generator of lines or token lists: read it once
         hypotheses = list(hypotheses)
     if (
         isinstance(hypotheses, Sequence)
         and not isinstance(hypotheses, str | bytes)
-        and text_mode(hypotheses, bool(given_text) or chosen is not None)
+        and text_mode(hypotheses, bool(given_text) or named)
     ):
         if not isinstance(references, Sequence) or isinstance(references, str):
             raise BleuInputError("BLEU-INPUT", "references must be a sequence, one entry per hypothesis")
-        hypotheses, references = tokenized_corpus(
-            hypotheses, references, text_conventions(chosen, given_text)
-        )
-    elif given_text and not isinstance(hypotheses, str | bytes):
+        return tokenized_corpus(hypotheses, references, point.text_conventions)
+    if given_text and not isinstance(hypotheses, str | bytes):
         raise BleuInputError(
             "API-TEXT", f"{', '.join(given_text)} applies to lines of text; the hypotheses are not text"
         )
-    if chosen is None:
-        return corpus_bleu_with(make_options(**options), hypotheses, references)
-    merged, _ = profile_options(chosen, options)
-    return under_profile(corpus_bleu_with(make_options(**merged), hypotheses, references), chosen, options)
+    return hypotheses, references
 
 
-def under_profile(result: BleuResult, profile: Profile, given: Mapping[str, Any]) -> BleuResult:
-    """CONV-PROFILES. ``result`` named as computed under ``profile``, with the options ``given``
-    beside it that changed its value (the API's and the command line's one way to say so)."""
-    return replace(result, profile=profile.name, overridden=profile_options(profile, given)[1])
+def bleu_at(point: Point, hypotheses: Any, references: Any) -> BleuResult:
+    """BLEU of token lists at a point: validated, counted on the fast path (NUM-FAST, the literal
+    functions' integers) and scored in the one scoring pass."""
+    return score(point, corpus_segments(point.options, hypotheses, references))
 
 
-def corpus_bleu_with(options: BleuOptions, hypotheses: Any, references: Any) -> BleuResult:
-    """:func:`corpus_bleu` with options already validated by :func:`make_options`.
-
-    The statistics come from the fast path (NUM-FAST), which gives the literal
-    functions' integers.
-    """
-    return score_segments(corpus_segments(options, hypotheses, references), options)
+def estimated_bleu(options: BleuOptions, hypotheses: Any, references: Any) -> float:
+    """:func:`bleu_at`'s score, estimated as :func:`estimated_score` does (the same statistics, the
+    same errors): the conformance runner's predictions."""
+    return estimated_score(corpus_segments(options, hypotheses, references), options)
 
 
 def corpus_segments(options: BleuOptions, hypotheses: Any, references: Any) -> list[Statistics]:
-    """The statistics :func:`corpus_bleu_with` scores: the validated corpus counted on the fast path,
+    """The statistics :func:`bleu_at` scores: the validated corpus counted on the fast path,
     each segment kept where scoring reads them, or where none may remain (EC-004, EC-006, EC-012)."""
     hyps, refs = validate_corpus(
         hypotheses, references, no_reference=options.no_reference, empty_corpus=options.empty_corpus
@@ -128,13 +126,34 @@ def sentence_bleu(hypothesis: Any, references: Any, profile: str | None = None, 
     return corpus_bleu([hypothesis], [references], profile, **options)
 
 
+def sentence_scores(
+    hypotheses: Any,
+    references: Any,
+    profile: str | None = None,
+    *,
+    counter: SentenceCounter | None = None,
+    **options: Any,
+) -> list[float]:
+    """NUM-SENTENCE. ``[sentence_bleu(h, refs, profile, **options).score for h, refs in ...]``, fast.
+
+    Each row's score is the correctly rounded double of its exact sentence BLEU (NUM-EXACT),
+    identical to :func:`sentence_bleu`'s ``score``; the exact path runs only for the rows that
+    cannot be decided from integers (``counter`` counts them). Rows are checked as
+    :func:`corpus_bleu` checks a corpus (BLEU-INPUT), so an error names the row.
+
+    >>> sentence_scores(["the cat sat".split(), "a dog".split()],
+    ...                 [["the cat sat".split()], ["the dog barked".split()]], max_order=1)
+    [1.0, 0.3032653298563167]
+    """
+    return row_scores(resolve_point(profile, options).options, hypotheses, references, counter)
+
+
 def score_statistics(segments: Sequence[Statistics], **options: Any) -> BleuResult:
     """BLEU from already computed segment statistics (for merged or streamed scoring; spec API).
 
     The statistics must have ``statistics_orders`` orders for the options given.
     """
-    opts = make_options(**options)
-    return score_segments(list(segments), opts)
+    return score(Point.of(make_options(**options)), list(segments))
 
 
 # --- Text in the API (spec API-TEXT) -------------------------------------------------------------
@@ -151,11 +170,6 @@ def split_text_options(options: Mapping[str, Any]) -> tuple[dict[str, str], dict
         if not isinstance(value, str):
             raise BleuOptionError("API-TEXT", f"{name} must be a string, got {type(value).__name__}")
     return text, {name: value for name, value in options.items() if name not in TEXT_OPTIONS}
-
-
-def text_conventions(profile: Profile | None, given: Mapping[str, str]) -> dict[str, str]:
-    """The profile's text conventions (the paper's without one) with the text options ``given`` applied."""
-    return {**(profile.text if profile is not None else PAPER_TEXT), **given}
 
 
 def is_text(hypotheses: Sequence[object]) -> bool:

@@ -24,17 +24,16 @@ from functools import cached_property
 from itertools import islice
 from typing import Any
 
-from reference_bleu.api import TEXT_OPTIONS, split_text_options, text_conventions, text_mode, tokenized_corpus
-from reference_bleu.conventions.options import OPTION_NAMES, BleuOptions, make_options
-from reference_bleu.conventions.profiles import profile_options, resolve
-from reference_bleu.conventions.registry import PAPER_TEXT
+from reference_bleu.api import TEXT_OPTIONS, split_text_options, text_mode, tokenized_corpus
+from reference_bleu.conventions.options import OPTION_NAMES, BleuOptions
+from reference_bleu.conventions.space import PAPER_TEXT_FIELDS, Point, resolve_point
 from reference_bleu.errors import BleuInputError, BleuOptionError
 from reference_bleu.fast.counts import fast_statistics
 from reference_bleu.formulas.inputs import validate_corpus
 from reference_bleu.formulas.length import Length
 from reference_bleu.formulas.statistics import MAX_COUNT, Statistics, normal_length
 from reference_bleu.scoring.files import CHUNK_SIZE, Counting
-from reference_bleu.scoring.score import BleuResult, needs_segments, score_segments
+from reference_bleu.scoring.score import BleuResult, needs_segments, score
 
 PARTIAL_FORMAT = "reference-bleu-partial"
 PARTIAL_FORMAT_VERSION = 1
@@ -56,17 +55,34 @@ def _canonical(value: object) -> Any:
 class Conventions:
     """NUM-PARTIAL's conventions: how rows are counted and how their sum is scored.
 
-    ``options`` are the scoring options (a profile's, with overrides); ``counting`` the text
-    conventions and the counting options they imply; ``text`` whether rows are lines of text
-    (tokenized by ``counting``) or token lists. ``profile`` and ``overridden`` label results
-    only: the fingerprint covers what changes the statistics or the score.
+    ``point`` is the point of the convention space (a profile's, with overrides; the paper's text
+    conventions for token lists); ``text`` whether rows are lines of text (tokenized by the point's
+    text conventions) or token lists. The point's ``profile`` and ``overridden`` label results only:
+    the fingerprint covers what changes the statistics or the score.
     """
 
-    options: BleuOptions
-    counting: Counting
+    point: Point
     text: bool = True
-    profile: str | None = None
-    overridden: tuple[str, ...] = ()
+
+    @property
+    def options(self) -> BleuOptions:
+        """The scoring options."""
+        return self.point.options
+
+    @property
+    def counting(self) -> Counting:
+        """The text conventions and the counting options they imply (CLI-FILES)."""
+        return Counting.at(self.point)
+
+    @property
+    def profile(self) -> str | None:
+        """The profile the point was resolved from, if any (a label of results)."""
+        return self.point.profile
+
+    @property
+    def overridden(self) -> tuple[str, ...]:
+        """The options given beside the profile that changed its value (a label of results)."""
+        return self.point.overridden
 
     @property
     def keeps_segments(self) -> bool:
@@ -163,18 +179,10 @@ def make_conventions(profile: str | None = None, *, text: bool = True, **options
     given_text, rest = split_text_options(options)
     if given_text and not text:
         raise BleuOptionError("API-TEXT", f"{', '.join(given_text)} applies to lines of text, not to tokens")
-    chosen = None if profile is None else resolve(profile)
-    merged, overridden = profile_options(chosen, rest) if chosen is not None else (rest, ())
-    chosen_options = make_options(**merged)
-    conventions_text = text_conventions(chosen, given_text) if text else PAPER_TEXT
-    counting = Counting(
-        chosen_options.statistics_orders,
-        chosen_options.ref_length,
-        empty_references=chosen_options.empty_references,
-        empty_candidates=chosen_options.empty_candidates,
-        **conventions_text,
-    )
-    return Conventions(chosen_options, counting, text, None if chosen is None else chosen.name, overridden)
+    point = resolve_point(profile, rest, given_text)
+    conventions = Conventions(point if text else replace(point, text=PAPER_TEXT_FIELDS), text)
+    conventions.counting  # noqa: B018 -- validates the text conventions (TOK-PIPELINE) now
+    return conventions
 
 
 def _add(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
@@ -240,7 +248,8 @@ class Partial:
             other.conventions.profile,
             other.conventions.overridden,
         ):
-            conventions = replace(conventions, profile=None, overridden=())
+            unlabelled = replace(conventions.point, name="", profile=None, overridden=())
+            conventions = replace(conventions, point=unlabelled)
         return Partial(
             conventions,
             self.segments + other.segments,
@@ -261,10 +270,7 @@ class Partial:
 
     def score(self) -> BleuResult:
         """BLEU of these statistics under their conventions (BLEU-EVAL; EC-012 when no segment)."""
-        result = score_segments(self.scored_segments(), self.conventions.options)
-        if self.conventions.profile is None:
-            return result
-        return replace(result, profile=self.conventions.profile, overridden=self.conventions.overridden)
+        return score(self.conventions.point, self.scored_segments())
 
     # --- serialisation ---------------------------------------------------------------------------
 
@@ -303,7 +309,10 @@ class Partial:
         profile, overridden = document.get("profile"), document.get("overridden", [])
         if not (profile is None or isinstance(profile, str)) or not isinstance(overridden, list):
             raise BleuInputError("NUM-PARTIAL", "'profile' must be a name or null, 'overridden' a list")
-        conventions = replace(conventions, profile=profile, overridden=tuple(map(str, overridden)))
+        labelled = replace(
+            conventions.point, name=profile or "", profile=profile, overridden=tuple(map(str, overridden))
+        )
+        conventions = replace(conventions, point=labelled)
         orders = conventions.orders
         lists: dict[str, list[int]] = {}
         for key in ("matches", "totals", "ref_sums"):

@@ -13,9 +13,10 @@ from hypothesis import strategies as st
 
 from conformance.suite.strategies import UNICODE_VOCABULARY, corpora
 from reference_bleu import Statistics, corpus_bleu, score_statistics, segment_statistics, sentence_bleu
-from reference_bleu.api import corpus_bleu_with, estimated_bleu
+from reference_bleu.api import bleu_at, estimated_bleu
 from reference_bleu.conventions.options import make_options
 from reference_bleu.conventions.registry import AXES
+from reference_bleu.conventions.space import Point
 from reference_bleu.errors import BleuError
 from tests.oracle import oracle_bleu
 
@@ -142,11 +143,11 @@ def test_the_estimated_score_is_the_exact_one_within_an_ulp(
     corpus: tuple[list[list[str]], list[list[list[str]]]], options: dict[str, object]
 ) -> None:
     """api.estimated_score evaluates the formula once at 50 digits (relative error about 1e-45) where
-    score_segments proves the correctly rounded double: the same double but within a hair of a
+    score proves the correctly rounded double: the same double but within a hair of a
     midpoint, and the same errors (the runner reads "error" as an answer)."""
     validated = make_options(**options)
     try:
-        exact: float | str = corpus_bleu_with(validated, *corpus).score
+        exact: float | str = bleu_at(Point.of(validated), *corpus).score
     except BleuError:
         exact = "error"
     try:

@@ -28,8 +28,7 @@ from reference_bleu.analysis.significance import (
     paired_randomization,
 )
 from reference_bleu.cli.main import main
-from reference_bleu.conventions.options import make_options
-from reference_bleu.conventions.profiles import profile_options, resolve
+from reference_bleu.conventions.space import resolve_point
 from reference_bleu.scoring.files import Counting, systems_statistics
 
 #: Resampling draws with numpy, the significance extra.
@@ -242,7 +241,7 @@ def _statistics(systems: list[Path]) -> list[list]:  # type: ignore[type-arg]
     return per_system
 
 
-SACREBLEU = make_options(**profile_options(resolve("sacrebleu"), {"round_digits": None})[0])
+SACREBLEU = resolve_point("sacrebleu", {"round_digits": None}).options
 
 
 def test_the_interval_is_sacrebleus_estimate_ci_on_the_same_scores() -> None:

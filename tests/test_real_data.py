@@ -21,9 +21,10 @@ from sacrebleu.metrics.bleu import BLEU
 from conformance.data import plain_root
 from reference_bleu.cli.main import main
 from reference_bleu.conventions.options import make_options
+from reference_bleu.conventions.space import Point
 from reference_bleu.formulas.statistics import Statistics
 from reference_bleu.scoring.files import Counting, file_statistics
-from reference_bleu.scoring.score import score_segments
+from reference_bleu.scoring.score import score
 
 DATA = plain_root()  # the shipped test sets, decompressed (conformance/data/README.md)
 WMT17 = DATA / "wmt17-en-de"
@@ -78,7 +79,7 @@ def test_wmt17_every_system_has_sacrebleus_statistics_and_score(tokenize: str, l
         stats = ours(system, WMT17 / "ref.de", tokenize, lowercase)
         expected, their_score = sacrebleu_result(system, WMT17 / "ref.de", tokenize, lowercase)
         assert flat(stats) == expected, system.name
-        our_score = score_segments([stats], make_options(smoothing="exp")).score
+        our_score = score(Point.of(make_options(smoothing="exp")), [stats]).score
         assert math.isclose(our_score, their_score, rel_tol=1e-13), system.name
         ranking_ours.append((our_score, system.name))
         ranking_theirs.append((their_score, system.name))

@@ -32,18 +32,20 @@ from hypothesis import strategies as st
 from conformance.data import WMT17, read_lines
 from conformance.suite.strategies import corpora
 from reference_bleu import corpus_bleu, sentence_bleu
+from reference_bleu.api import sentence_scores
 from reference_bleu.cli.main import main
 from reference_bleu.conventions.options import BleuOptions, make_options
+from reference_bleu.conventions.space import Point
 from reference_bleu.errors import BleuError
 from reference_bleu.fast.counts import fast_statistics
 from reference_bleu.formulas.exact import correctly_rounded
 from reference_bleu.formulas.length import REF_LENGTH_RULES
 from reference_bleu.formulas.statistics import Statistics
-from reference_bleu.scoring import score
+from reference_bleu.scoring import score as scoring_pass
 from reference_bleu.scoring.decide import decide, decided_score, exp_bounds, plain_point
 from reference_bleu.scoring.evaluation import conventional_bp
-from reference_bleu.scoring.score import BleuResult, score_segments
-from reference_bleu.scoring.sentences import SentenceCounter, sentence_scores
+from reference_bleu.scoring.score import BleuResult, score
+from reference_bleu.scoring.sentences import SentenceCounter
 from reference_bleu.text.tokenizers import tokenize_line
 
 Corpus = tuple[list[list[str]], list[list[list[str]]]]
@@ -95,8 +97,8 @@ def exact_path() -> Iterator[None]:
         return correctly_rounded(lambda: conventional_bp(total, options))
 
     with (
-        mock.patch.object(score, "_decided", return_value=(None, None)),
-        mock.patch.object(score, "_brevity_penalty", evaluated_bp),
+        mock.patch.object(scoring_pass, "_decided", return_value=(None, None)),
+        mock.patch.object(scoring_pass, "_brevity_penalty", evaluated_bp),
     ):
         yield
 
@@ -153,7 +155,7 @@ def expected_by_statistics(hyps: list[list[str]], refs: list[list[list[str]]], *
     """:func:`expected`, with the exact path run once per distinct segment statistics.
 
     ``sentence_bleu`` scores a row from its statistics alone (the counts of BLEU-EVAL, which
-    ``corpus_bleu_with`` takes from ``fast_statistics``), so rows with the same statistics have
+    ``bleu_at`` takes from ``fast_statistics``), so rows with the same statistics have
     the same exact score: the first of them is scored by ``sentence_bleu`` itself, and its score
     is the expected value of each. Of WMT17's 48,064 rows about 26,000 have statistics of their
     own (25,000 with 4 references), so the exact path, this test's cost, runs about half as
@@ -271,7 +273,7 @@ def test_a_value_within_the_exp_interval_of_a_midpoint_goes_to_the_exact_path() 
     options = make_options(max_order=1)
     assert decided_score(stats, options) is None
     # The exact path decides it: its digits rise until the value is clear of the midpoint.
-    assert score_segments([stats], options).score == 0.3
+    assert score(Point.of(options), [stats]).score == 0.3
     bounds = exp_bounds(-1, 1)  # the interval around e^-1 is about 10^-38 wide, relative
     assert bounds is not None
     low, high, scale = bounds

@@ -34,8 +34,9 @@ from conformance.peers.tokenization import TOKENIZER_REGISTRY, compare_tokens
 from reference_bleu.api import corpus_bleu
 from reference_bleu.conventions.options import make_options
 from reference_bleu.conventions.profiles import PROFILES, paper_differences, resolve
+from reference_bleu.conventions.space import Point
 from reference_bleu.errors import BleuError
-from reference_bleu.scoring.score import score_segments
+from reference_bleu.scoring.score import score
 
 CHAPTER = Path(__file__).resolve().parents[2] / "spec" / "10-divergences.md"
 #: The chapter's last section is written by hand (each verdict of the conformance matrix
@@ -459,7 +460,7 @@ def without_axes(d: Divergence, case: Case) -> PeerValue:
     options = make_options(**chosen)
     segments = [s.truncated(options.statistics_orders) for s in case.segments]
     try:
-        return score_segments(segments, options).score
+        return score(Point.of(options), segments).score
     except BleuError as error:
         return type(error).__name__
 

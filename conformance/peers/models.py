@@ -19,13 +19,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from conformance.peers.targets import NltkTarget, SacrebleuTarget
-from reference_bleu.conventions.options import make_options
-from reference_bleu.conventions.profiles import Profile, profile_options, resolve
+from reference_bleu.conventions.profiles import Profile, resolve
+from reference_bleu.conventions.space import resolve_point
 from reference_bleu.errors import BleuError
 from reference_bleu.fast.counts import fast_statistics
 from reference_bleu.formulas.inputs import validate_corpus
 from reference_bleu.formulas.statistics import Statistics
-from reference_bleu.scoring.score import score_segments
+from reference_bleu.scoring.score import score
 
 NLTK_VERSION = "3.10.4"
 SACREBLEU_VERSION = "2.6.0"
@@ -99,9 +99,9 @@ def model(target: PeerTarget, case: Case) -> PeerValue:
     :mod:`reference_bleu` at the profile's point (spec chapter 13).
     """
     profile, extra = profile_of(target)
-    options = make_options(**profile_options(profile, extra)[0])
-    segments = [s.truncated(options.statistics_orders) for s in case.segments]
+    point = resolve_point(profile, extra)
+    segments = [s.truncated(point.options.statistics_orders) for s in case.segments]
     try:
-        return score_segments(segments, options).score
+        return score(point, segments).score
     except BleuError as error:
         return profile.raises.get(error.spec_id, type(error).__name__)

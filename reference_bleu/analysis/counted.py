@@ -7,7 +7,7 @@ matches are counted once per text convention, on the fast path (NUM-FAST, the pa
 segment rules, every segment kept), and the rules and the reference length of a point are
 applied to those counts: an empty reference holds no n-gram, so dropping it changes no
 clipped count, only the lengths; a dropped segment is left out. What a point scores is then
-handed to :func:`reference_bleu.scoring.score.score_segments` as the sum of every segment but the last
+handed to :func:`reference_bleu.scoring.score.score` as the sum of every segment but the last
 (with nltk's max(1, l_n) already taken per segment where the point's denominator asks for it)
 and the last segment (which nltk's methods 5 to 7 read), or, under macro aggregation, every
 segment: the same total and the same last segment, so the same score.
@@ -31,7 +31,7 @@ from reference_bleu.formulas.inputs import PAPER_RULES, Tokens
 from reference_bleu.formulas.statistics import Statistics, corpus_statistics, normal_length
 from reference_bleu.scoring.evaluation import evaluate, macro_average
 from reference_bleu.scoring.files import Reading, Source, parallel_lines
-from reference_bleu.scoring.score import BleuResult, score_segments, scored_units
+from reference_bleu.scoring.score import BleuResult, score, scored_units
 from reference_bleu.text.tokenizers import tokenize_line
 
 #: Orders counted at least: N = 4 and the N + 1 that smoothing methods 5 and 7 read.
@@ -146,7 +146,7 @@ class CountedCorpus:
         return self._segments[key]
 
     def scored(self, text: Text, options: BleuOptions) -> list[list[Statistics]]:
-        """What :func:`score_segments` needs of each system: each segment (macro), else a sum and the last."""
+        """What :func:`score` needs of each system: each segment (macro), else a sum and the last."""
         segments = self.segments(text, options)
         if options.aggregation == "macro":
             return segments
@@ -157,7 +157,7 @@ class CountedCorpus:
 
     def results(self, point: Point) -> list[BleuResult]:
         """Each system's result at ``point`` (a BleuError where the point refuses these files)."""
-        return [score_segments(s, point.options) for s in self.scored(point.text, point.options)]
+        return [score(point, s) for s in self.scored(point.text, point.options)]
 
     def screen(self, point: Point) -> list[Decimal]:
         """ATTR-COST. Each system's exact score at ``point`` to SCREEN_DIGITS digits, once, unrounded.
@@ -169,7 +169,7 @@ class CountedCorpus:
         out = []
         for segments in self.scored(point.text, point.options):
             if not segments:
-                out.append(score_segments(segments, point.options).score_decimal)
+                out.append(score(point, segments).score_decimal)
                 continue
             units = scored_units(segments, point.options)
             with localcontext(Context(prec=SCREEN_DIGITS)):

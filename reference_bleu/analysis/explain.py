@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from decimal import Context, localcontext
 from fractions import Fraction
 
-from reference_bleu.api import corpus_bleu_with
-from reference_bleu.conventions.options import BleuOptions
+from reference_bleu.api import bleu_at
+from reference_bleu.conventions.space import Point
 from reference_bleu.formulas.counting import Sentence, count, count_clip, max_ref_count
 from reference_bleu.formulas.exact import WORKING_DIGITS
 from reference_bleu.formulas.statistics import segment_statistics
@@ -75,14 +75,15 @@ def _table(rows: Sequence[tuple[str, ...]], header: tuple[str, ...]) -> list[str
     return [fmt(header), line, *(fmt(r) for r in rows)]
 
 
-def explain(candidate: Sentence, references: Sequence[Sentence], options: BleuOptions) -> str:
-    """The order-by-order computation of sentence BLEU for ``candidate``, as text."""
+def explain(candidate: Sentence, references: Sequence[Sentence], point: Point) -> str:
+    """The order-by-order computation of sentence BLEU for ``candidate`` at ``point``, as text."""
+    options = point.options
     out: list[str] = [
         f"candidate ({len(candidate)} tokens): {' '.join(candidate)}",
         *(f"reference {k + 1} ({len(r)} tokens): {' '.join(r)}" for k, r in enumerate(references)),
         "",
     ]
-    result = corpus_bleu_with(options, [candidate], [references])
+    result = bleu_at(point, [candidate], [references])
     stats = segment_statistics(candidate, references, options.statistics_orders, options.ref_length)
     with localcontext(Context(prec=WORKING_DIGITS)):  # the options' own p_n, as the score is computed
         evaluation = evaluate(*scored_units([stats], options)[0], options=options)

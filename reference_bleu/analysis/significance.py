@@ -25,8 +25,9 @@ from fractions import Fraction
 from math import lcm
 from typing import Any
 
-from reference_bleu.conventions.options import BleuOptions, make_options
-from reference_bleu.conventions.profiles import profile_options, resolve
+from reference_bleu.conventions.options import BleuOptions
+from reference_bleu.conventions.profiles import resolve
+from reference_bleu.conventions.space import resolve_point
 from reference_bleu.errors import BleuOptionError
 from reference_bleu.formulas.statistics import Statistics
 from reference_bleu.scoring.floating import to_binary32
@@ -102,8 +103,8 @@ def sacrebleu_point(options: BleuOptions) -> bool:
     eff = "true" if options.effective_order else "false"
     profile = resolve(f"sacrebleu[smooth={options.smoothing},eff={eff}]")
     kept = ("max_order", "smoothing_value", "round_digits", "empty_references", "empty_candidates")
-    point = profile_options(profile, {name: getattr(options, name) for name in kept})[0]
-    return make_options(**point) == options
+    point = resolve_point(profile, {name: getattr(options, name) for name in kept})
+    return point.options == options
 
 
 @dataclass(frozen=True)

@@ -25,21 +25,20 @@ from reference_bleu.analysis.significance import (
     paired_bootstrap_tests,
     paired_randomization_tests,
 )
-from reference_bleu.api import under_profile
 from reference_bleu.cli.arguments import CliError, parser
 from reference_bleu.cli.flags import refuse_sentencepiece
 from reference_bleu.cli.printing import Rendering, Resampling, SacrebleuForm, colors_on, printed_form
 from reference_bleu.cli.report import Row, render
-from reference_bleu.conventions.options import BleuOptions, make_options
+from reference_bleu.conventions.options import BleuOptions
 from reference_bleu.conventions.profiles import (
     PROFILES,
     Profile,
     describe_profile,
-    profile_options,
     profile_table,
     resolve,
 )
 from reference_bleu.conventions.registry import OPTION_FIELDS, PAPER_OPTIONS, PAPER_TEXT
+from reference_bleu.conventions.space import Point, resolve_point
 from reference_bleu.errors import BleuError
 from reference_bleu.formulas.statistics import MAX_STATISTICS_ORDERS, Statistics
 from reference_bleu.interrupts import Interrupted, exit_code, signals_interrupt
@@ -53,7 +52,7 @@ from reference_bleu.scoring.files import (
     statistics_document,
     systems_statistics,
 )
-from reference_bleu.scoring.score import BleuResult, needs_segments, printed, score_segments
+from reference_bleu.scoring.score import BleuResult, needs_segments, printed, score
 from reference_bleu.scoring.sentences import segment_scores
 from reference_bleu.text.tokenizers import tokenize_line
 
@@ -105,13 +104,13 @@ def _text(args: argparse.Namespace) -> dict[str, str]:
     return {**base, **given}
 
 
-def _options(args: argparse.Namespace, ref_length: str | None = None) -> BleuOptions:
+def _point(args: argparse.Namespace, ref_length: str | None = None) -> Point:
+    """The run's point of the convention space (CONV-PROFILES): the profile, the options given beside
+    it (``ref_length``: the one statistics were counted with), the text conventions of :func:`_text`."""
     given = _given(args)
     if ref_length is not None:
         given["ref_length"] = ref_length
-    profile = _profile(args)
-    merged = profile_options(profile, given)[0] if profile else given
-    return make_options(**merged)
+    return resolve_point(_profile(args), given, _text(args))
 
 
 def _conform(argv: Sequence[str]) -> int:
@@ -220,15 +219,16 @@ def _counting(
     )
 
 
-def _merged_statistics(args: argparse.Namespace) -> tuple[BleuOptions, Counting, int, list[System]]:
-    """``score --stats``: the options, counting, nrefs and the one system of merged statistics files."""
+def _merged_statistics(args: argparse.Namespace) -> tuple[Point, Counting, int, list[System]]:
+    """``score --stats``: the point, counting, nrefs and the one system of merged statistics files."""
     if args.refs or args.positional_refs or args.input:
         raise CliError("give either --stats or reference and hypothesis files, not both")
     merged, counting, nrefs, count = read_statistics(args.stats)
     if args.ref_length not in (None, counting.ref_length):
         raise CliError(f"the statistics were counted with --ref-length {counting.ref_length}")
     _check_stats_text(args, counting)
-    options = _options(args, counting.ref_length)
+    point = _point(args, counting.ref_length)
+    options = point.options
     if needs_segments(options) or args.sentence_level or args.confidence:
         raise CliError(
             "these options need each segment's statistics, not merged ones "
@@ -239,7 +239,7 @@ def _merged_statistics(args: argparse.Namespace) -> tuple[BleuOptions, Counting,
             f"the statistics have {counting.orders} orders; these options need {options.statistics_orders}"
         )
     return (
-        options,
+        point,
         counting,
         nrefs,
         [(",".join(args.stats), [merged.truncated(options.statistics_orders)], count)],
@@ -273,13 +273,14 @@ def _references(args: argparse.Namespace) -> list[str]:
 
 
 def _file_statistics(
-    args: argparse.Namespace, keep: bool, options: BleuOptions | None = None
-) -> tuple[BleuOptions, Counting, int, list[System]]:
-    """``score -r REF -i HYP...``: the options (given, else the command line's), counting, nrefs and
+    args: argparse.Namespace, keep: bool, point: Point | None = None
+) -> tuple[Point, Counting, int, list[System]]:
+    """``score -r REF -i HYP...``: the point (given, else the command line's), counting, nrefs and
     each hypothesis file's statistics."""
     refs = _references(args)
     hyps = _hypotheses(args, refs)
-    options = options or _options(args)
+    point = point or _point(args)
+    options = point.options
     counting = _counting(
         options.statistics_orders,
         options.ref_length,
@@ -297,7 +298,7 @@ def _file_statistics(
     )
     _warn_self_reference(args, hyps, refs)  # once counted: an error stays the one line
     systems: list[System] = [(hyp, segments, count) for hyp, segments in zip(hyps, per_system, strict=True)]
-    return options, counting, len(refs), systems
+    return point, counting, len(refs), systems
 
 
 def _notice(args: argparse.Namespace) -> None:
@@ -319,14 +320,14 @@ def _notice(args: argparse.Namespace) -> None:
         )
 
 
-def _sentence_options(args: argparse.Namespace, profile: Profile | None) -> BleuOptions:
-    """-sl: the options the profile's tool changes when it scores each segment alone (its
-    ``sentence_options``: sacrebleu turns effective order on), unless given on the command line."""
-    options = _options(args)
+def _sentence_point(args: argparse.Namespace, profile: Profile | None) -> Point:
+    """-sl: the point with the options the profile's tool changes when it scores each segment alone
+    (its ``sentence_options``: sacrebleu turns effective order on), unless given on the command line."""
+    point = _point(args)
     if profile is None:
-        return options
+        return point
     changed = {k: v for k, v in profile.sentence_options.items() if getattr(args, k, None) is None}
-    return replace(options, **changed) if changed else options
+    return replace(point, options=replace(point.options, **changed)) if changed else point
 
 
 def _output(args: argparse.Namespace, form: SacrebleuForm | None) -> str:
@@ -372,9 +373,10 @@ def _sentence_level(args: argparse.Namespace, profile: Profile | None) -> int:
         raise CliError(
             "-sl scores one system's segments, without --stats or statistical tests (spec CLI-OUTPUT)"
         )
-    options, counting, nrefs, [(_, segments, _)] = _file_statistics(
-        args, keep=True, options=_sentence_options(args, profile)
+    point, counting, nrefs, [(_, segments, _)] = _file_statistics(
+        args, keep=True, point=_sentence_point(args, profile)
     )
+    options = point.options
     text = _counted_text(counting)
     form = _tool_form(args, profile, options, text)
     if form is not None:
@@ -387,18 +389,12 @@ def _sentence_level(args: argparse.Namespace, profile: Profile | None) -> int:
     # Each row's reported number, decided fast (spec NUM-SENTENCE); the first row's full result signs.
     texts = [printed(value, options.round_digits) for value in segment_scores(segments, options)]
     if _output(args, None) == "json":
-        first = _with_profile(score_segments(segments[:1], options), args, profile)
+        first = score(point, segments[:1])
         signature = _signature(nrefs, counting, first)
         print(json.dumps({"signature": signature, "scores": texts}))
     else:
         print("\n".join(line if args.score_only else f"BLEU = {line}" for line in texts))
     return 0
-
-
-def _with_profile(result: BleuResult, args: argparse.Namespace, profile: Profile | None) -> BleuResult:
-    if profile is None:
-        return result
-    return under_profile(result, profile, _given(args))
 
 
 def _check_score_args(args: argparse.Namespace) -> None:
@@ -433,9 +429,10 @@ def _score(args: argparse.Namespace) -> int:
         return _sentence_level(args, profile)
     paired = args.paired_bs or args.paired_ar
     resampling = args.confidence or paired
-    options, counting, nrefs, systems = (
+    point, counting, nrefs, systems = (
         _merged_statistics(args) if args.stats else _file_statistics(args, keep=resampling)
     )
+    options = point.options
     systems = _distinct_systems(systems, paired)
     if paired and len(systems) < 2:
         raise CliError(
@@ -463,10 +460,7 @@ def _score(args: argparse.Namespace) -> int:
         )
         sys.stdout.write(form.epilogue(_rendering(args, form, options)))
         return 0
-    rows = [
-        Row(name, _with_profile(score_segments(s, options), args, profile), count)
-        for name, s, count in systems
-    ]
+    rows = [Row(name, score(point, s), count) for name, s, count in systems]
     rows = _resampled(args, rows, segments, options)
     signature = _signature(nrefs, counting, rows[0].result)
     extra: dict[str, Any] = {"seed": args.seed} if resampling else {}
@@ -590,11 +584,10 @@ def _run(argv: Sequence[str] | None) -> int:
     args = parser().parse_args(argv)
     args.resolved = _resolve_profile(args) if getattr(args, "resolve_profile", False) else None
     if args.command == "explain":
-        options = _options(args)
-        text = _text(args)
-        hypothesis = tokenize_line(args.hypothesis, **text)
-        references = [tokenize_line(r, **text) for r in args.references]
-        print(explain(hypothesis, references, options))
+        point = _point(args)
+        hypothesis = tokenize_line(args.hypothesis, **point.text_conventions)
+        references = [tokenize_line(r, **point.text_conventions) for r in args.references]
+        print(explain(hypothesis, references, point))
         return 0
     if args.command == "stats":
         return _stats(args)

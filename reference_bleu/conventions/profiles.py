@@ -36,11 +36,11 @@ class Profile:
     summary: str
     options: Mapping[str, Any]
     evidence: tuple[str, ...]
-    tokenize: str = "none"
-    lowercase: str = "none"
-    split: str = "unicode"
+    tokenize: str = PAPER_TEXT["tokenize"]
+    lowercase: str = PAPER_TEXT["lowercase"]
+    split: str = PAPER_TEXT["split"]
     #: TOK-CASE-ORDER: case folded before the tokenizer (sacrebleu, mteval) or after it (torchmetrics).
-    case_order: str = "before"
+    case_order: str = PAPER_TEXT["case_order"]
     #: ``corpus``: the tool scores a test set; ``sentence``: one segment at a time, so a test
     #: set's score is the mean of sentence scores (``aggregation="macro"``).
     level: str = "corpus"

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
 from reference_bleu.conventions.options import BleuOptions, make_options
-from reference_bleu.conventions.profiles import PROFILES, resolve
+from reference_bleu.conventions.profiles import PROFILES, Profile, profile_options, resolve
 from reference_bleu.conventions.registry import (
     AXES,
     BY_NAME,
@@ -38,11 +38,30 @@ Fields = dict[str, Any]
 
 @dataclass(frozen=True)
 class Point:
-    """A point of CONV-SPACE: text conventions and validated options; ``name`` says where it came from."""
+    """A point of CONV-SPACE: the text conventions and the validated options, every field that decides
+    a number. The one record of a point: the API, the command line, the runner, the attribution and
+    the integrations all score a Point (:func:`reference_bleu.scoring.score.score`).
+
+    ``name`` says where it came from (a profile's name, a label of a report); ``profile`` is the named
+    profile it was resolved from (``None``: none), ``overridden`` the options given beside that
+    profile which changed its value: a result at the point is then not the tool's (CONV-PROFILES).
+    """
 
     text: tuple[tuple[str, str], ...]
     options: BleuOptions
     name: str = ""
+    profile: str | None = None
+    overridden: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, options: BleuOptions) -> Point:
+        """The point of ``options`` with the paper's text conventions (a caller that gives tokens)."""
+        return cls(PAPER_TEXT_FIELDS, options)
+
+    @property
+    def text_conventions(self) -> dict[str, str]:
+        """The text conventions, as ``tokenize_line`` keywords."""
+        return dict(self.text)
 
     @property
     def fields(self) -> Fields:
@@ -60,7 +79,40 @@ class Point:
 
     def named(self, name: str) -> Point:
         """The same point under another name."""
-        return Point(self.text, self.options, name)
+        return replace(self, name=name)
+
+
+#: The paper's text conventions as a point holds them.
+PAPER_TEXT_FIELDS: tuple[tuple[str, str], ...] = tuple((name, PAPER_TEXT[name]) for name in TEXT_FIELDS)
+
+
+def resolve_point(
+    profile: str | Profile | None = None,
+    options: Mapping[str, Any] | None = None,
+    text: Mapping[str, str] | None = None,
+) -> Point:
+    """CONV-PROFILES. The point a profile names, with the options and text conventions given beside it.
+
+    The profile's options with ``options`` applied (those that change its value are the point's
+    ``overridden``) and validated (a BleuOptionError names the refused one); its text conventions
+    with ``text`` applied, checked where text is tokenized. Without a profile, the paper's.
+
+    >>> point = resolve_point("sacrebleu", {"smoothing": "floor"}, {"lowercase": "unicode"})
+    >>> point.profile, point.overridden, point.options.smoothing, point.text_conventions["tokenize"]
+    ('sacrebleu', ('smoothing',), 'floor', '13a')
+    """
+    chosen = resolve(profile) if isinstance(profile, str) else profile
+    given = dict(options or {})
+    overridden: tuple[str, ...] = ()
+    if chosen is None:
+        merged, base = given, PAPER_TEXT
+    else:
+        merged, overridden = profile_options(chosen, given)
+        base = chosen.text
+    conventions = {**base, **(text or {})}
+    fields = tuple((name, conventions[name]) for name in TEXT_FIELDS)
+    name = chosen.name if chosen is not None else ""
+    return Point(fields, make_options(**merged), name, chosen.name if chosen else None, overridden)
 
 
 def make_point(values: Mapping[str, Any], name: str = "") -> Point:
@@ -81,7 +133,8 @@ def make_point(values: Mapping[str, Any], name: str = "") -> Point:
 def profile_point(name: str) -> Point:
     """The point of the profile ``name`` (spec CONV-PROFILES), named as the profile resolves."""
     profile = resolve(name)
-    return make_point({**profile.text, **profile.options}, profile.name)
+    point = make_point({**profile.text, **profile.options}, profile.name)
+    return replace(point, profile=profile.name)
 
 
 @cache

@@ -1,7 +1,7 @@
 """From statistics to the score: one scoring pass under a point of the convention space
 (spec BLEU-EVAL, NUM-EXACT, NUM-SENTENCE, CONV-ARITH, CLI-FILES).
 
-- :mod:`.score`: the pass every caller takes (:func:`~.score.score_segments`): statistics and a
+- :mod:`.score`: the pass every caller takes (:func:`~.score.score`): statistics and a
   point's options in, the :class:`~.score.BleuResult` out;
 - :mod:`.evaluation`: the exact evaluation, conventions applied in one stated order (BLEU-EVAL);
 - :mod:`.decide`: the score's correctly rounded double decided from integers where it can be

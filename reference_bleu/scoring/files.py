@@ -28,6 +28,7 @@ from itertools import zip_longest
 from typing import Any, BinaryIO, cast
 
 from reference_bleu.conventions.registry import BY_NAME, PAPER_TEXT
+from reference_bleu.conventions.space import Point
 from reference_bleu.errors import BleuError, BleuInputError
 from reference_bleu.fast.counts import COUNTS_13A, counted_statistics, fast_system_statistics
 from reference_bleu.formulas.inputs import SegmentRules
@@ -64,17 +65,17 @@ class Counting:
     """Everything that decides the statistics of a file: orders, r rule, tokenizer, case folding."""
 
     orders: int
-    ref_length: RefLengthRule = "closest"
-    tokenize: str = "none"
-    lowercase: str = "none"
+    ref_length: RefLengthRule = BY_NAME["ref_length"].paper
+    tokenize: str = PAPER_TEXT["tokenize"]
+    lowercase: str = PAPER_TEXT["lowercase"]
     #: TOK-SPLIT-RULE: Python's ``str.split()``, Perl's ASCII ``split`` or ``split(" ")``.
-    split: str = "unicode"
+    split: str = PAPER_TEXT["split"]
     #: EC-005: empty references kept, dropped or refused while counting.
-    empty_references: str = "keep"
+    empty_references: str = BY_NAME["empty_references"].paper
     #: EC-004: empty hypothesis lines kept, dropped or refused while counting.
-    empty_candidates: str = "keep"
+    empty_candidates: str = BY_NAME["empty_candidates"].paper
     #: TOK-CASE-ORDER: case folded before the tokenizer (sacrebleu) or after it (torchmetrics).
-    case_order: str = "before"
+    case_order: str = PAPER_TEXT["case_order"]
 
     def __post_init__(self) -> None:
         tokenizer(self.tokenize)
@@ -84,6 +85,19 @@ class Counting:
         if self.ref_length not in REF_LENGTH_RULES:
             raise BleuInputError("EC-001", f"unknown reference length rule {self.ref_length!r}")
         self.rules  # noqa: B018 -- validates the segment rules (EC-004, EC-005)
+
+    @classmethod
+    def at(cls, point: Point) -> Counting:
+        """What decides the statistics of files at ``point``: its orders, r rule, segment rules and
+        text conventions (a BleuInputError where one is refused)."""
+        options = point.options
+        return cls(
+            options.statistics_orders,
+            options.ref_length,
+            empty_references=options.empty_references,
+            empty_candidates=options.empty_candidates,
+            **point.text_conventions,
+        )
 
     @property
     def rules(self) -> SegmentRules:

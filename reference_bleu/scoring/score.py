@@ -18,6 +18,7 @@ from fractions import Fraction
 from typing import Any
 
 from reference_bleu.conventions.options import BleuOptions
+from reference_bleu.conventions.space import Point
 from reference_bleu.errors import BleuInputError
 from reference_bleu.formulas.exact import WORKING_DIGITS, Real, correctly_rounded, published
 from reference_bleu.formulas.length import Length, log_brevity_penalty
@@ -115,6 +116,62 @@ class BleuResult:
         return f"profile:{self.profile}{changed}|{self.options.signature()}"
 
 
+def score(point: Point, segments: Sequence[Statistics]) -> BleuResult:
+    """The scoring pass (spec BLEU-EVAL): the result of segment statistics at a point of the convention
+    space.
+
+    ``segments`` have ``point.options.statistics_orders`` orders (one sum, or every segment where
+    :func:`needs_segments`). The steps, in order: the units the formula is applied to
+    (:func:`scored_units`: the corpus, or each segment under macro averaging, EC-009); their score's
+    double decided from integers where it can be (:func:`_decided`, NUM-SENTENCE), else evaluated
+    exactly and rounded once (NUM-EXACT), or in the point's floating-point arithmetic (CONV-ARITH);
+    the BP; the number as the point's tool reports it (EC-013). The result is labelled with the
+    profile the point was resolved from, if any.
+    """
+    options = point.options
+    if not segments:
+        _refuse_empty(options)
+        return empty_corpus_result(point)
+    units = scored_units(segments, options)
+    total = conventional_total(segments, options) if options.aggregation == "macro" else units[0][0]
+    evaluations: list[Evaluation] = []
+
+    def run() -> Decimal:
+        exact, evaluation = _evaluated(units, options)
+        evaluations[:] = [] if evaluation is None else [evaluation]
+        return exact
+
+    score_decimal: Decimal | Callable[[], Decimal]
+    value, evaluation = _decided(units, options)
+    if value is None:
+        exact = correctly_rounded(run)
+        score_decimal = published(exact)
+        evaluation = evaluations[-1] if evaluations else None
+        value = float(exact) if options.arithmetic == "exact" else float_value(units, options)
+        reported = value * 100 if options.scale == "percent" else value
+        if options.scale == "percent" and options.arithmetic == "exact":
+            reported = float(exact * 100)
+    else:
+        score_decimal = lambda: published(correctly_rounded(run))  # noqa: E731 -- run on first access
+        reported = value
+    bp = _brevity_penalty(total, options)
+    smoothed: tuple[Real | None, ...] = evaluation.p if evaluation else (None,) * options.max_order
+    return BleuResult(
+        score=value,
+        _score_decimal=score_decimal,
+        statistics=total.truncated(options.max_order),
+        brevity_penalty=float(bp),
+        brevity_penalty_decimal=published(bp),
+        smoothed_precisions=tuple(None if p is None else float(p) for p in smoothed),
+        effective_weights=evaluation.w if evaluation else options.weights,
+        options=options,
+        reported=reported,
+        reported_text=printed(reported, options.round_digits),
+        profile=point.profile,
+        overridden=point.overridden,
+    )
+
+
 def scored_units(
     segments: Sequence[Statistics], options: BleuOptions
 ) -> list[tuple[Statistics, LastSegment]]:
@@ -145,50 +202,6 @@ def _evaluated(
     return evaluation.score, evaluation
 
 
-def score_segments(segments: Sequence[Statistics], options: BleuOptions) -> BleuResult:
-    """Score segment statistics (with ``options.statistics_orders`` orders) under validated options."""
-    if not segments:
-        _refuse_empty(options)
-        return empty_corpus_result(options)
-    units = scored_units(segments, options)
-    total = conventional_total(segments, options) if options.aggregation == "macro" else units[0][0]
-    evaluations: list[Evaluation] = []
-
-    def run() -> Decimal:
-        score, evaluation = _evaluated(units, options)
-        evaluations[:] = [] if evaluation is None else [evaluation]
-        return score
-
-    score_decimal: Decimal | Callable[[], Decimal]
-    value, evaluation = _decided(units, options)
-    if value is None:
-        score = correctly_rounded(run)
-        score_decimal = published(score)
-        evaluation = evaluations[-1] if evaluations else None
-        value = float(score) if options.arithmetic == "exact" else float_value(units, options)
-        reported = value * 100 if options.scale == "percent" else value
-        if options.scale == "percent" and options.arithmetic == "exact":
-            reported = float(score * 100)
-    else:
-        score_decimal = lambda: published(correctly_rounded(run))  # noqa: E731 -- run on first access
-        reported = value
-    bp = _brevity_penalty(total, options)
-    smoothed: tuple[Real | None, ...] = evaluation.p if evaluation else (None,) * options.max_order
-    digits = options.round_digits
-    return BleuResult(
-        score=value,
-        _score_decimal=score_decimal,
-        statistics=total.truncated(options.max_order),
-        brevity_penalty=float(bp),
-        brevity_penalty_decimal=published(bp),
-        smoothed_precisions=tuple(None if p is None else float(p) for p in smoothed),
-        effective_weights=evaluation.w if evaluation else options.weights,
-        options=options,
-        reported=reported,
-        reported_text=printed(reported, digits),
-    )
-
-
 def _brevity_penalty(total: Statistics, options: BleuOptions) -> Decimal:
     """The point's BP of the corpus, correctly rounded (NUM-EXACT); exactly 1 without an evaluation
     where the paper's log BP is 0 (c >= r: exp(0) = 1, BLEU-BP), the case of most sentences."""
@@ -202,7 +215,7 @@ def _decided(
 ) -> tuple[float | None, Evaluation | None]:
     """NUM-SENTENCE. A micro-averaged exact score on the unit scale decided without decimal arithmetic:
     its correctly rounded double and its settled p_n and w_n (all rational, so the same at any
-    precision), or ``(None, None)`` where :func:`score_segments` must evaluate it (NUM-EXACT)."""
+    precision), or ``(None, None)`` where :func:`score` must evaluate it (NUM-EXACT)."""
     if options.aggregation == "macro" or options.scale != "unit" or not decidable_options(options):
         return None, None
     value, settled = decided_evaluation(*units[0], options)
@@ -212,9 +225,9 @@ def _decided(
 
 
 def estimated_score(segments: Sequence[Statistics], options: BleuOptions) -> float:
-    """``score_segments(segments, options).score`` to within an ulp, at a third of its cost: the
-    formula evaluated once, at ``WORKING_DIGITS`` digits (NUM-EXACT's first run, relative error
-    about 1e-45), not rounded with proof. It raises where :func:`score_segments` raises.
+    """``score(Point.of(options), segments).score`` to within an ulp, at a third of its cost: the
+    pass's formula evaluated once, at ``WORKING_DIGITS`` digits (NUM-EXACT's first run, relative
+    error about 1e-45), not rounded with proof. It raises where :func:`score` raises.
 
     For comparisons within a tolerance, never for a reported score: the conformance runner's
     predictions (spec CONF-FINGERPRINT, CONF-VERDICT) compare answers to 1e-9 and are computed
@@ -237,8 +250,9 @@ def printed(reported: float, digits: int | None) -> str:
     return repr(reported) if digits is None else f"{reported:.{digits}f}"
 
 
-def empty_corpus_result(options: BleuOptions) -> BleuResult:
+def empty_corpus_result(point: Point) -> BleuResult:
     """EC-012 under ``empty_corpus="zero"``: 0 and no statistics (torchmetrics, coco, ignite micro)."""
+    options = point.options
     N = options.max_order
     return BleuResult(
         score=0.0,
@@ -251,6 +265,8 @@ def empty_corpus_result(options: BleuOptions) -> BleuResult:
         options=options,
         reported=0.0,
         reported_text=printed(0.0, options.round_digits),
+        profile=point.profile,
+        overridden=point.overridden,
     )
 
 
