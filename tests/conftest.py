@@ -8,12 +8,10 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
 
-from conformance.runner.client import ANSWER_QUANTUM, ANSWER_RESOLUTION
 from tests import once
 
 settings.register_profile(
@@ -46,14 +44,3 @@ def _shared_folder(tmp_path_factory: pytest.TempPathFactory) -> None:
     parent (each worker's is a sub-folder of it); none without xdist."""
     if os.environ.get("PYTEST_XDIST_WORKER"):
         once.FOLDER = tmp_path_factory.getbasetemp().parent
-
-
-@pytest.fixture(autouse=True)
-def _no_rounding_inherited() -> Iterator[None]:
-    """Each test starts with no rounding declared (CONF-PROTOCOL): a test that fingerprints a target
-    in this process (``fingerprint(target)``) sets the answers' resolution, as a run does, and a run
-    resets it afterwards; a test that calls ``fingerprint`` directly must not leave it to the next."""
-    window, quantum = ANSWER_RESOLUTION.set(0.0), ANSWER_QUANTUM.set(None)
-    yield
-    ANSWER_RESOLUTION.reset(window)
-    ANSWER_QUANTUM.reset(quantum)

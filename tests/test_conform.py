@@ -15,13 +15,17 @@ import jsonschema
 import pytest
 
 from conformance.runner.client import ProtocolTarget, python_command
-from conformance.runner.conform import RunSettings, main, matrix, report_json, run_target
-from conformance.runner.expectation import DOMAIN_AXES, generated_corpora
+from conformance.runner.conform import main
+from conformance.runner.expectation import DOMAIN_AXES
 from conformance.runner.fingerprint import POINTS, fingerprint
 from conformance.runner.fingerprint.base import BINARY32_TOLERANCE, Answer, Corpus, Point, agrees
 from conformance.runner.harness import answer, resolve
+from conformance.runner.placement import generated_corpora
 from conformance.runner.protocol import load_schema
+from conformance.runner.report import matrix, report_json
+from conformance.runner.run import RunSettings, run_target
 from conformance.suite.invariants import same_score
+from conformance.suite.resolution import IN_FULL
 from reference_bleu.conventions.profiles import resolve as profile_of_name
 from tests.once import once
 
@@ -61,7 +65,7 @@ def test_diagnostics_tell_spec_conventions_apart(point: Point) -> None:
     conventions = [c for c in point.conventions({}) if not c.divergence]
     predictions = {c.name: [c.predict({}, d.corpus) for d in point.diagnostics] for c in conventions}
     for (a, pa), (b, pb) in combinations(predictions.items(), 2):
-        close = all(agrees(x, y, BINARY32_TOLERANCE) for x, y in zip(pa, pb, strict=True))
+        close = all(agrees(x, y, BINARY32_TOLERANCE, IN_FULL) for x, y in zip(pa, pb, strict=True))
         assert not close, f"{point.id}: {a} and {b} predict the same answers"
 
 
@@ -107,7 +111,10 @@ def _agreeing(predictions: list[tuple[Answer, ...]]) -> list[set[int]]:
                 break
             pairs.append((i, j))
     for a, b in pairs:
-        if all(agrees(x, y, BINARY32_TOLERANCE) for x, y in zip(predictions[a], predictions[b], strict=True)):
+        if all(
+            agrees(x, y, BINARY32_TOLERANCE, IN_FULL)
+            for x, y in zip(predictions[a], predictions[b], strict=True)
+        ):
             agreeing[a].add(b)
             agreeing[b].add(a)
     return agreeing
@@ -142,7 +149,9 @@ def test_diagnostics_tell_apart_every_registry_point_that_scores_differently(poi
             continue
         lowest = min(conventions[k].rank for k in agreeing)
         for f in sorted(k for k in agreeing if conventions[k].rank == lowest and k != m):
-            if not all(agrees(x, y, BINARY32_TOLERANCE) for x, y in zip(further(m), further(f), strict=True)):
+            if not all(
+                agrees(x, y, BINARY32_TOLERANCE, IN_FULL) for x, y in zip(further(m), further(f), strict=True)
+            ):
                 wrong.append(f"{conventions[m].name} is placed at {conventions[f].name}")
     assert not wrong, f"{point.id}: the diagnostics do not tell apart:\n" + "\n".join(wrong[:20])
 
@@ -645,8 +654,9 @@ def test_protocol_schema_accepts_the_harness_messages() -> None:
 def test_failures_are_grouped_by_root_cause() -> None:
     """CONF-REPORT: checks shrunk to the same input are one cause under one headline; the line that shows
     a long counterexample stays valid JSON."""
-    from conformance.runner.conform import TargetReport, abbreviated, causes, details  # noqa: PLC0415
     from conformance.runner.judge.base import Check  # noqa: PLC0415
+    from conformance.runner.report import abbreviated, details  # noqa: PLC0415
+    from conformance.runner.run import TargetReport, causes  # noqa: PLC0415
 
     same = [[["the", "the"]], [[["the"]]]]
     checks = [
@@ -771,7 +781,8 @@ def test_separating_questions_tell_apart_points_the_battery_left_together() -> N
     # with several references of lengths equally far from c they predict different scores.
     # A target that is the first one answers the first question it is asked as the first
     # predicts, so the second is dropped; one question suffices.
-    from conformance.runner.expectation import Candidate, generated_corpora, separate  # noqa: PLC0415
+    from conformance.runner.expectation import Candidate  # noqa: PLC0415
+    from conformance.runner.placement import generated_corpora, separate  # noqa: PLC0415
 
     shorter = Candidate("ties to the shorter", {"ref_length": "closest"})
     longer = Candidate("ties to the longer", {"ref_length": "closest-longer"})
@@ -782,7 +793,7 @@ def test_separating_questions_tell_apart_points_the_battery_left_together() -> N
         asked.append(corpus)
         return shorter.predict(corpus)
 
-    remaining, questions = separate([shorter, longer], target, pool, 1e-9)
+    remaining, questions = separate([shorter, longer], target, pool, 1e-9, IN_FULL)
     assert [p.name for p in remaining] == ["ties to the shorter"]
     assert len(questions) == 1 == len(asked)
     (question,) = questions
@@ -793,12 +804,13 @@ def test_separating_questions_tell_apart_points_the_battery_left_together() -> N
 def test_points_no_question_separates_stay_an_honest_ambiguity() -> None:
     # Dropping empty references changes nothing on corpora that have none: the generated pool
     # never separates the two points, so no question is asked and both remain.
-    from conformance.runner.expectation import Candidate, generated_corpora, separate  # noqa: PLC0415
+    from conformance.runner.expectation import Candidate  # noqa: PLC0415
+    from conformance.runner.placement import generated_corpora, separate  # noqa: PLC0415
 
     kept = Candidate("kept", {})
     dropped = Candidate("dropped", {"empty_references": "drop"})
     pool = generated_corpora(99, 24)
     assert all(r for _, refs in pool for rs in refs for r in rs)
-    remaining, questions = separate([kept, dropped], kept.predict, pool, 1e-9)
+    remaining, questions = separate([kept, dropped], kept.predict, pool, 1e-9, IN_FULL)
     assert [p.name for p in remaining] == ["kept", "dropped"]
     assert questions == ()

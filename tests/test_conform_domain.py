@@ -15,9 +15,11 @@ from typing import Any
 
 import pytest
 
-from conformance.runner.expectation import FINGERPRINT_POINT, Candidate, profile_named
+from conformance.runner.expectation import FINGERPRINT_POINT, Candidate
 from conformance.runner.fingerprint import BY_ID, settle
-from conformance.runner.fingerprint.base import agrees
+from conformance.runner.fingerprint.base import MATCH_TOLERANCE, agrees
+from conformance.runner.placement import profile_named
+from conformance.suite.resolution import IN_FULL
 from reference_bleu.conventions.profiles import resolve
 from tests.test_conform import T, _report
 
@@ -63,7 +65,7 @@ def test_an_error_on_a_total_r_of_zero_is_not_a_refused_empty_reference() -> Non
         (BOTH_ANSWERS, "error", "keep"),  # an error on c = 0 as well
         (REFUSING_ANSWERS, "limit", "error"),
     ):
-        found = settle(point, answers, {})
+        found = settle(point, answers, {}, 0.0, IN_FULL)
         assert [(m.options["zero_length"], m.options["empty_references"]) for m in found.matched] == [
             (zero_length, empty_references)
         ], answers
@@ -74,11 +76,11 @@ def test_an_error_on_a_total_c_of_zero_is_not_a_refused_empty_candidate() -> Non
     beside "a b c d" (both against "a b c d"): c = 4, r = 4 + 4 = 8, every p_n = 1 and
     BP = exp(1 - 8/4) = exp(-1), scored by a tool that refuses only the total c = 0 (EC-004's
     error-c; FP-EMPTY-REFERENCE then tells whether it refuses r = 0 too)."""
-    finding = settle(BY_ID["FP-EMPTY-HYPOTHESIS"], ("error", math.exp(-1)), {})
+    finding = settle(BY_ID["FP-EMPTY-HYPOTHESIS"], ("error", math.exp(-1)), {}, 0.0, IN_FULL)
     # an error on c = 0 alone or on r = 0 too: these diagnostics have r > 0 (FP-EMPTY-REFERENCE tells)
     assert [m.options["zero_length"] for m in finding.matched] == ["error", "error-c"]
     assert {m.options["empty_candidates"] for m in finding.matched} == {"keep"}
-    refusing = settle(BY_ID["FP-EMPTY-HYPOTHESIS"], ("error", "error"), {})
+    refusing = settle(BY_ID["FP-EMPTY-HYPOTHESIS"], ("error", "error"), {}, 0.0, IN_FULL)
     assert [(m.options["empty_candidates"], m.options["zero_length"]) for m in refusing.matched] == [
         ("error", "limit")
     ]
@@ -172,9 +174,9 @@ def test_a_sentinel_score_is_not_zero_and_a_subnormal_difference_is_none() -> No
     """Every p_n replaced by the sentinel 2^-1022 scores exactly 2^-1022 (the geometric mean of four
     equal numbers, BP = 1), the least normal double: an answer of 0 (an early return) is another
     convention. Below it binary64 keeps fewer digits, and 1e-312 against 0 is no difference."""
-    assert not agrees(0.0, 2.0**-1022)
-    assert agrees(2.0**-1022, 2.0**-1022 * (1 + 1e-12))
-    assert agrees(0.0, 1e-312)
+    assert not agrees(0.0, 2.0**-1022, MATCH_TOLERANCE, IN_FULL)
+    assert agrees(2.0**-1022, 2.0**-1022 * (1 + 1e-12), MATCH_TOLERANCE, IN_FULL)
+    assert agrees(0.0, 1e-312, MATCH_TOLERANCE, IN_FULL)
 
 
 @pytest.mark.slow
@@ -200,7 +202,7 @@ def test_the_case_of_tokens_tells_the_foldings_apart() -> None:
     second = (6 / 7 * 5 / 6 * 4 / 5 * 3 / 4) ** 0.25
     point = BY_ID["FP-CASE"]
     for answers, folding in (((first, second), "none"), ((1.0, second), "ascii"), ((1.0, 1.0), "unicode")):
-        finding = settle(point, answers, {})
+        finding = settle(point, answers, {}, 0.0, IN_FULL)
         assert finding.convention is not None, answers
         assert finding.convention.name == f"case {folding}"
 

@@ -14,10 +14,11 @@ from typing import Any
 import pytest
 
 from conformance.runner.client import ProtocolTarget, python_command
-from conformance.runner.expectation import Expectation, candidates
+from conformance.runner.expectation import Expectation
 from conformance.runner.fingerprint import Fingerprint, fingerprint
 from conformance.runner.fingerprint.brevity import character_lengths
 from conformance.runner.fingerprint.scale import inferred_digits
+from conformance.runner.placement import candidates
 from reference_bleu import corpus_bleu
 from tests.test_conform import T, _report
 

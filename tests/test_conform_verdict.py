@@ -108,17 +108,24 @@ def test_a_text_rule_found_under_the_placed_point_makes_its_row_pass() -> None:
     """FP-CASE (or FP-TEXT) that matched nothing under the conventions found one point at a time
     and is explained under the placed point passes, naming the rule and saying where it was
     found; the other rows and an unsettled verdict leave the rows as they were."""
-    from conformance.runner.conform import _with_text_row  # noqa: PLC0415
-    from conformance.runner.expectation import Verdict  # noqa: PLC0415
     from conformance.runner.judge.base import Check  # noqa: PLC0415
+    from conformance.runner.run import _with_text_row  # noqa: PLC0415
+    from conformance.runner.verdict import Verdict  # noqa: PLC0415
 
     rows = [
         Check("FP-CASE", "case?", "fail", "matches no known convention", ("TOK-CASE",), family="fingerprint"),
         Check("FP-ZERO", "zero?", "fail", "matches no known convention", ("EC-002",), family="fingerprint"),
     ]
-    verdict = Verdict("conformant", "paper", "paper", ("paper",), (), (), 50, settled="case ascii")
+    verdict = Verdict(
+        level="conformant",
+        expected="paper",
+        point="paper",
+        matched=("paper",),
+        battery=50,
+        settled="case ascii",
+    )
     case, zero = _with_text_row(rows, verdict)
     assert (case.status, case.detail) == ("pass", "case ascii (under the point the target is placed at)")
     assert zero == rows[1]
-    unsettled = Verdict("conformant", "paper", "paper", ("paper",), (), (), 50)
+    unsettled = Verdict(level="conformant", expected="paper", point="paper", matched=("paper",), battery=50)
     assert _with_text_row(rows, unsettled) == rows

@@ -9,7 +9,6 @@ with its class named.
 
 from __future__ import annotations
 
-import contextvars
 import json
 import re
 from fractions import Fraction
@@ -18,19 +17,13 @@ from typing import Any
 import pytest
 
 from conformance.peers.targets import Outcome
-from conformance.runner import expectation
-from conformance.runner.client import (
-    ANSWER_RESOLUTION,
-    ProtocolTarget,
-    TargetFaultError,
-    declare_rounding,
-    half_unit,
-    python_command,
-)
+from conformance.runner import verdict
+from conformance.runner.accounting import STATISTICS_UNACCOUNTED, same_reply
+from conformance.runner.client import ProtocolTarget, TargetFaultError, python_command
 from conformance.runner.conform import main
-from conformance.runner.expectation import STATISTICS_UNACCOUNTED, same_reply
-from conformance.runner.fingerprint.base import Finding, agrees
+from conformance.runner.fingerprint.base import MATCH_TOLERANCE, Finding, agrees
 from conformance.runner.fingerprint.text import TEXT
+from conformance.suite.resolution import IN_FULL, Resolution, half_unit
 from reference_bleu.errors import BleuOptionError
 from reference_bleu.text.tokenizers import tokenize_line
 from tests.verify_targets import lowercased_vowel_split_bleu
@@ -57,12 +50,7 @@ def _rows(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 def _declared(digits: int, scale: float, answer: float, prediction: float, tolerance: float = 1e-9) -> bool:
     """``agrees`` with the target's answers declared rounded to ``digits`` decimals on ``scale``."""
-
-    def compare() -> bool:
-        declare_rounding(digits, scale)
-        return agrees(answer, prediction, tolerance)
-
-    return contextvars.copy_context().run(compare)
+    return agrees(answer, prediction, tolerance, Resolution.declared(digits, scale))
 
 
 def test_a_rounded_answer_must_be_the_prediction_rounded_the_same_way() -> None:
@@ -73,9 +61,8 @@ def test_a_rounded_answer_must_be_the_prediction_rounded_the_same_way() -> None:
     prediction = 0.2835000004
     assert _declared(1, 100.0, 0.284, prediction)
     assert not _declared(1, 100.0, 0.283, prediction)  # truncated
-    window = contextvars.copy_context()
-    window.run(lambda: ANSWER_RESOLUTION.set(half_unit(1) / 100))
-    assert window.run(agrees, 0.283, prediction)  # the half-unit window alone passes it
+    window = Resolution(half_unit(1) / 100)
+    assert agrees(0.283, prediction, MATCH_TOLERANCE, window)  # the half-unit window alone passes it
     # 6.25 exactly (BLEU = 1/16) lies on a tie: binary64 noise decides it, both neighbours pass
     assert _declared(1, 100.0, 0.062, 0.0625)
     assert _declared(1, 100.0, 0.063, 0.0625)
@@ -115,17 +102,17 @@ def test_statistics_are_compared_exactly_beside_the_score() -> None:
     """A reply is the point's only when its statistics are too: the score alone says nothing of r."""
     point = Outcome(score=0.5, matches=(3, 2, 1, 1), totals=(4, 3, 2, 1), hyp_len=4, ref_len=6)
     same = Outcome(score=0.5, matches=(3, 2, 1, 1), totals=(4, 3, 2, 1), hyp_len=4, ref_len=6)
-    assert same_reply(same, point, 1e-9)
-    assert same_reply(Outcome(score=0.5), point, 1e-9)  # no statistics sent: the score decides
+    assert same_reply(same, point, 1e-9, IN_FULL)
+    assert same_reply(Outcome(score=0.5), point, 1e-9, IN_FULL)  # no statistics sent: the score decides
     for wrong in (
         Outcome(score=0.5, matches=(3, 2, 1, 1), totals=(4, 3, 2, 1), hyp_len=4, ref_len=Fraction(32, 5)),
         Outcome(score=0.5, matches=(3, 2, 1, 1), totals=(4, 3, 2, 1), hyp_len=4, ref_len=5),
         Outcome(score=0.5, matches=(3, 2, 1, 0), totals=(4, 3, 2, 1), hyp_len=4, ref_len=6),
     ):
-        assert not same_reply(wrong, point, 1e-9), wrong
-    assert not same_reply(Outcome(score=0.6), point, 1e-9)
-    assert same_reply("error", "error", 1e-9)
-    assert not same_reply("error", point, 1e-9)
+        assert not same_reply(wrong, point, 1e-9, IN_FULL), wrong
+    assert not same_reply(Outcome(score=0.6), point, 1e-9, IN_FULL)
+    assert same_reply("error", "error", 1e-9, IN_FULL)
+    assert not same_reply("error", point, 1e-9, IN_FULL)
 
 
 def test_statistics_declared_and_never_sent_are_a_protocol_fault() -> None:
@@ -280,14 +267,14 @@ def test_a_text_value_this_installation_cannot_compute_is_passed_over(
     """Naming the text axes a target misses tries every registry value of each: one this
     installation cannot compute (MeCab's tokenizers without MeCab, BleuOptionError) is no
     explanation, and never the runner's error (it was: exit 3 on CodeXGLUE's evaluator)."""
-    real = expectation.retokenized_predictor
+    real = verdict.retokenized_predictor
 
     def without_mecab(text: Any, options: Any) -> Any:
         if str(text["tokenize"]).endswith("-mecab"):
             raise BleuOptionError("TOK-PIPELINE", "MeCab is not installed")
         return real(text, options)
 
-    monkeypatch.setattr(expectation, "retokenized_predictor", without_mecab)
+    monkeypatch.setattr(verdict, "retokenized_predictor", without_mecab)
     answers = tuple(
         lowercased_vowel_split_bleu(
             [" ".join(h) for h in d.corpus[0]], [[" ".join(r) for r in rs] for rs in d.corpus[1]]
@@ -295,9 +282,7 @@ def test_a_text_value_this_installation_cannot_compute_is_passed_over(
         for d in TEXT.diagnostics
     )
     finding = Finding(TEXT, (), answers, ())
-    missed = {
-        a: found for a, _spec, _expected, found in expectation._text_axes_missed(finding, PAPER_TEXT_AXES, {})
-    }
+    missed = {d.axis: d.found for d in verdict._text_axes_missed(finding, PAPER_TEXT_AXES, {}, IN_FULL)}
     assert missed["lowercase"] == "unicode"
     assert missed["tokenize"] == "no known rule"
 

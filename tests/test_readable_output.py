@@ -13,10 +13,11 @@ from reference_bleu.cli.main import main
 
 pytest.importorskip("hypothesis", reason="the conform runner needs the conform extra (hypothesis)")
 
-from conformance.runner.conform import TargetReport, details, matrix
 from conformance.runner.fingerprint import BY_ID
 from conformance.runner.judge.base import Check
 from conformance.runner.legend import column_widths, fitted, table
+from conformance.runner.report import details, matrix
+from conformance.runner.run import TargetReport
 
 ROOT = Path(__file__).resolve().parent.parent
 WIDTH = 100

@@ -14,18 +14,17 @@ from typing import Any
 
 import pytest
 
-from conformance.runner.expectation import (
-    OBSERVED,
-    Candidate,
-    Expectation,
+from conformance.runner.expectation import OBSERVED, Candidate, Expectation, one_axis_changes
+from conformance.runner.fingerprint import POINTS
+from conformance.runner.placement import (
+    Battery,
     candidates,
     consistent,
     generated_corpora,
     matches,
-    one_axis_changes,
     registry_search,
 )
-from conformance.runner.fingerprint import POINTS
+from conformance.suite.resolution import IN_FULL
 from reference_bleu.conventions.profiles import option_axes
 from reference_bleu.errors import BleuError
 
@@ -65,10 +64,12 @@ def _placed(pool: list[tuple[Candidate, list[Any]]], configured: dict[str, Any])
     truth = Candidate("configured", configured)
     answers = [truth.predict(c) for c in BATTERY]
     matched = [
-        c for c, said in pool if all(matches(a, p, c.tolerance) for a, p in zip(answers, said, strict=True))
-    ] or registry_search([c for c, _ in pool], BATTERY, answers)
+        c
+        for c, said in pool
+        if all(matches(a, p, c.tolerance, IN_FULL) for a, p in zip(answers, said, strict=True))
+    ] or registry_search([c for c, _ in pool], Battery(tuple(BATTERY), tuple(answers), IN_FULL))
     further = [truth.predict(c) for c in FURTHER]
-    return [c for c in matched if consistent(c, FURTHER, further)]
+    return [c for c in matched if consistent(c, Battery(tuple(FURTHER), tuple(further), IN_FULL))]
 
 
 @pytest.mark.slow

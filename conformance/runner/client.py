@@ -22,9 +22,8 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Sequence
-from contextvars import ContextVar
 from dataclasses import dataclass, field
-from decimal import ROUND_HALF_DOWN, ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +48,7 @@ from conformance.runner.protocol import (
 )
 from conformance.runner.references import takes
 from conformance.runner.skips import SkipRecord
+from conformance.suite.resolution import IN_FULL, Resolution
 
 MAX_TIMEOUTS = 3
 #: Restarts of a target's process allowed by default (``--max-restarts``): a target that dies on
@@ -101,14 +101,6 @@ class TargetUnavailableError(Exception):
         self.reason, self.install = reason, install
 
 
-#: The absolute resolution of the target's answers on the unit scale: half a unit of the last
-#: decimal, 10^-digits / 2 / scale, for a target whose scores are rounded to ``digits`` decimals,
-#: else 0 (compared as computed). Every comparison of an answer (``agrees``, the invariants)
-#: allows this much (spec CONF-PROTOCOL): a correctly rounded answer is within it, one off by a
-#: unit of its last decimal is not.
-ANSWER_RESOLUTION: ContextVar[float] = ContextVar("answer_resolution", default=0.0)
-
-
 def decimals(value: float) -> int:
     """The decimals of ``value`` as a target prints it (the shortest text that reads back as it):
     a score rounded to K decimals has at most K (spec CONF-PROTOCOL, ``digits``).
@@ -118,72 +110,6 @@ def decimals(value: float) -> int:
     """
     exponent = Decimal(repr(value)).normalize().as_tuple().exponent
     return max(0, -exponent) if isinstance(exponent, int) else 0
-
-
-def half_unit(digits: int) -> float:
-    """Half a unit of the ``digits``-th decimal, and a millionth of it for the binary64 noise of an
-    answer exactly halfway (rounded up by the target, down by the reference): CONF-PROTOCOL."""
-    return 10.0**-digits / 2 * (1 + 1e-6)
-
-
-#: The quantum of the target's answers on the unit scale, 10^-digits / scale (a power of ten), for a
-#: target whose scores are rounded to ``digits`` decimals on its scale, else None: every answer
-#: compared with a prediction must also be that prediction rounded to the same decimals
-#: (:func:`rounded_as_declared`, spec CONF-PROTOCOL).
-ANSWER_QUANTUM: ContextVar[Decimal | None] = ContextVar("answer_quantum", default=None)
-
-
-def declare_rounding(digits: int | None, scale: float) -> None:
-    """The target's answers are rounded to ``digits`` decimals on a scale of ``scale`` (1, or 100 once
-    FP-SCALE found percent): set the half-unit window and the quantum of every later comparison;
-    ``None``: no rounding declared, so neither (a run never inherits another's)."""
-    if digits is None:
-        ANSWER_RESOLUTION.set(0.0)
-        ANSWER_QUANTUM.set(None)
-        return
-    ANSWER_RESOLUTION.set(half_unit(digits) / scale)
-    ANSWER_QUANTUM.set(Decimal(10) ** -digits / Decimal(repr(scale)))
-
-
-def rounded_as_declared(answer: float, prediction: float, tolerance: float) -> bool:
-    """CONF-PROTOCOL ``digits``: ``answer`` is ``prediction`` rounded to the declared decimals.
-
-    The prediction is known to its relative ``tolerance`` (the target's precision: binary64 or
-    binary32), so the answer may be the rounding of any value within it: of the two neighbours of a
-    tie when the tie lies within it (binary noise decides a tie; the reference's value exactly on a
-    tie accepts both), of one only otherwise. Stronger than half a unit of the last decimal around
-    the prediction, which a truncated or mis-rounded answer near a tie still meets. True when no
-    digits were declared.
-    """
-    quantum = ANSWER_QUANTUM.get()
-    if quantum is None:
-        return True
-    value = Decimal(repr(prediction))
-    slack = abs(value) * Decimal(repr(tolerance))
-    lowest = (value - slack).quantize(quantum, ROUND_HALF_DOWN)
-    highest = (value + slack).quantize(quantum, ROUND_HALF_UP)
-    return lowest <= Decimal(repr(answer)).quantize(quantum, ROUND_HALF_EVEN) <= highest
-
-
-def as_declared(prediction: float) -> str:
-    """How a report shows ``prediction`` rounded to the declared digits (on the unit scale), or ""."""
-    quantum = ANSWER_QUANTUM.get()
-    if quantum is None:
-        return ""
-    return f" (rounded as declared: {Decimal(repr(prediction)).quantize(quantum, ROUND_HALF_EVEN)})"
-
-
-#: The absolute tolerance of a target's answers printed in full: below the least normal double
-#: (2^-1022, about 2.2e-308), where binary64 loses relative precision (a subnormal score), and
-#: never as wide as that double: a sentinel score of 2^-1022 (every p_n replaced by nltk's
-#: sentinel) is told from an early return's 0 (EC-002 against EC-016).
-SUBNORMAL_TOLERANCE = 1e-310
-
-
-def absolute_tolerance() -> float:
-    """The absolute tolerance of the comparisons of the current target's answers: half a unit of
-    its rounding's last decimal, or SUBNORMAL_TOLERANCE for answers printed in full."""
-    return max(SUBNORMAL_TOLERANCE, ANSWER_RESOLUTION.get())
 
 
 @dataclass(frozen=True)
@@ -250,6 +176,9 @@ class ProtocolTarget:
     skips: SkipRecord = field(default_factory=SkipRecord)
     count_errors: bool = True  # off while fingerprinting: an error is then an answer, not a fault
     score_tolerance: float = SCORE_TOLERANCE  # read by the metamorphic invariants
+    #: How finely the answers are known (CONF-PROTOCOL ``digits``): found by the fingerprint, passed
+    #: to every comparison of the answers (the invariants read it here).
+    resolution: Resolution = IN_FULL
     #: The longest answer line read, in bytes; a longer one is a protocol fault (spec CONF-ROBUST).
     max_answer_bytes: int = MAX_LINE_BYTES
     limits: Limits = field(default_factory=Limits)

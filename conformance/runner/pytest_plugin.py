@@ -32,7 +32,7 @@ from conformance.runner.references import REFERENCE_KINDS
 from reference_bleu.errors import BleuError
 
 if TYPE_CHECKING:
-    from conformance.runner.expectation import Verdict
+    from conformance.runner.verdict import Verdict
 
 _KEY = pytest.StashKey[list[Check]]()
 _VERDICT = pytest.StashKey["Verdict | None"]()
@@ -70,13 +70,8 @@ def _judged(config: pytest.Config) -> list[Check] | None:
     examples, timeout = config.getoption("--bleu-examples"), config.getoption("--bleu-timeout")
     if examples < 1 or timeout <= 0:
         raise pytest.UsageError("--bleu-examples must be >= 1 and --bleu-timeout > 0 (spec CONF-RUNNER)")
-    from conformance.runner.conform import (  # noqa: PLC0415 -- only when asked for
-        CommandError,
-        RunSettings,
-        command_argv,
-        run_target,
-    )
     from conformance.runner.expectation import Expectation  # noqa: PLC0415
+    from conformance.runner.run import CommandError, RunSettings, command_argv, run_target  # noqa: PLC0415
 
     if target is not None:
         spec, argv = target, python_command(target, config.getoption("--bleu-input"))
@@ -126,7 +121,7 @@ class CheckItem(pytest.Item):
         if self.check.status == "n/a":
             pytest.skip(f"{self.check.id}: {self.check.detail}")
         if self.check.status != "pass":
-            from conformance.runner.conform import describe  # noqa: PLC0415
+            from conformance.runner.report import describe  # noqa: PLC0415
 
             raise CheckFailedError("\n".join([self.check.title, *describe(self.check)]))
 

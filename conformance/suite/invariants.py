@@ -19,7 +19,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from conformance.peers.targets import Outcome, Target
-from conformance.runner.client import ANSWER_RESOLUTION, absolute_tolerance
+from conformance.suite.resolution import IN_FULL, Resolution
 from conformance.suite.strategies import VOCABULARY, corpora, mutated, sentences
 from reference_bleu.formulas.length import REF_LENGTH_RULES
 from reference_bleu.formulas.smoothing import SMOOTHING_METHODS
@@ -86,11 +86,10 @@ def same_score(target: Target, a: float, b: float) -> bool:
     exact.
     """
     tolerance = float(getattr(target, "score_tolerance", 0.0))
-    if (tolerance == 0.0 and ANSWER_RESOLUTION.get() == 0.0) or not (
-        isinstance(a, float) and isinstance(b, float)
-    ):
+    resolution: Resolution = getattr(target, "resolution", IN_FULL)
+    if (tolerance == 0.0 and resolution.window == 0.0) or not (isinstance(a, float) and isinstance(b, float)):
         return a == b
-    return math.isclose(a, b, rel_tol=tolerance, abs_tol=absolute_tolerance())
+    return math.isclose(a, b, rel_tol=tolerance, abs_tol=resolution.absolute_tolerance())
 
 
 def _max_order(target: Target) -> int:

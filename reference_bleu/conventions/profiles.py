@@ -9,6 +9,10 @@ it imitates.
 
 A name may take parameters, ``nltk[method=4]`` or ``sacrebleu[smooth=floor,value=0.1]``;
 :func:`resolve` parses them and :data:`PROFILES` lists every family with its parameters.
+
+It is long because it holds every family of profiles (fourteen tools, forty-odd profiles) with
+the evidence behind each value, one builder per family: the profiles' data in one place, read
+by the API, the command line, the runner and the spec's generated tables.
 """
 
 from __future__ import annotations

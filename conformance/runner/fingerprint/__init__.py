@@ -26,13 +26,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from conformance.runner.client import (
-    ANSWER_RESOLUTION,
-    SCORE_TOLERANCE,
-    ProtocolTarget,
-    declare_rounding,
-    half_unit,
-)
+from conformance.runner.client import SCORE_TOLERANCE, ProtocolTarget
 from conformance.runner.fingerprint import aggregation, brevity, domain, ref_length, scale, text, zero
 from conformance.runner.fingerprint.base import (
     BINARY32_TOLERANCE,
@@ -49,6 +43,7 @@ from conformance.runner.fingerprint.base import (
     seen,
 )
 from conformance.runner.references import takes
+from conformance.suite.resolution import IN_FULL, Resolution
 from reference_bleu.conventions.registry import BY_NAME
 
 #: The points, in the order they are asked: each is settled under the conventions found before it.
@@ -84,7 +79,9 @@ def _key(corpus: Corpus) -> str:
 EVIDENCE_RANK = 1
 
 
-def settle(point: Point, answers: Sequence[Answer], config: Config, tolerance: float = 0.0) -> Finding:
+def settle(
+    point: Point, answers: Sequence[Answer], config: Config, tolerance: float, resolution: Resolution
+) -> Finding:
     """Match the answers to every convention of ``point`` under ``config``; spec conventions first.
 
     A point searched over the registry (:func:`.base.registry_conventions`) is matched rank by rank:
@@ -93,7 +90,8 @@ def settle(point: Point, answers: Sequence[Answer], config: Config, tolerance: f
     give different scores: tests/test_conform.py).
 
     A convention matches within its own tolerance, or ``tolerance`` when that is larger (the
-    target's precision, once FP-PRECISION has found binary32). When a convention without a
+    target's precision, once FP-PRECISION has found binary32), and at the answers' ``resolution``
+    (CONF-PROTOCOL's digits). When a convention without a
     divergence matches, those marked as divergences that agree as well (FP-PRECISION's binary32,
     EC-013) are not reported.
     """
@@ -107,10 +105,10 @@ def settle(point: Point, answers: Sequence[Answer], config: Config, tolerance: f
             within, predicted = max(c.tolerance, tolerance), []
             for answer, diagnostic in zip(answers, point.diagnostics, strict=True):
                 predicted.append(c.predict(config, diagnostic.corpus))
-                if not agrees(answer, predicted[-1], within) and not evidence:
+                if not agrees(answer, predicted[-1], within, resolution) and not evidence:
                     break
             hit = len(predicted) == len(answers) and all(
-                agrees(a, b, within) for a, b in zip(answers, predicted, strict=True)
+                agrees(a, b, within, resolution) for a, b in zip(answers, predicted, strict=True)
             )
             matched += [c] if hit else []
             if hit or evidence:
@@ -120,7 +118,7 @@ def settle(point: Point, answers: Sequence[Answer], config: Config, tolerance: f
     if any(not c.divergence for c in matched):
         matched = [c for c in matched if not c.divergence]
     if not matched and point.solve is not None:
-        matched = list(point.solve(answers, config, point, tolerance))
+        matched = list(point.solve(answers, config, point, tolerance, resolution))
     return Finding(point, tuple(matched), tuple(answers), tuple(predictions))
 
 
@@ -131,6 +129,9 @@ class Fingerprint:
     findings: tuple[Finding, ...]
     config: Config
     flags: frozenset[str]
+    #: How finely the target's answers are known (CONF-PROTOCOL ``digits``): every later comparison
+    #: of its answers (the judge's, the verdict's) is made at it.
+    resolution: Resolution = IN_FULL
 
     @property
     def scale(self) -> float:
@@ -209,23 +210,25 @@ def _adopted(finding: Finding, again: Finding, config: Config, flags: set[str]) 
     return replace(again, declined=finding.declined, unasked=finding.unasked)
 
 
-def _settled_last(finding: Finding, config: Config, flags: set[str]) -> Finding:
+def _settled_last(finding: Finding, config: Config, flags: set[str], resolution: Resolution) -> Finding:
     """A point settled again on every answer, those of its ``settled_last`` diagnostics included,
     under every convention found: FP-PRECISION's precisions probe (a smoothing may change such
     precisions; binary32 precisions show there only). Kept as first settled, on BP alone, when
     nothing explains the probe (the verdict's search, which combines every axis, still sees the
     answer)."""
-    return _adopted(finding, settle(finding.point, finding.answers, config, SCORE_TOLERANCE), config, flags)
+    again = settle(finding.point, finding.answers, config, SCORE_TOLERANCE, resolution)
+    return _adopted(finding, again, config, flags)
 
 
-def _settled_again(finding: Finding, config: Config, flags: set[str]) -> Finding:
+def _settled_again(finding: Finding, config: Config, flags: set[str], resolution: Resolution) -> Finding:
     """A point that matched nothing, settled again under every convention found since: FP-TEXT,
     asked second under the paper's conventions (a smoothing that changes even non-zero precisions,
     such as add-k, hides the tokenizer at first), and any point asked before binary32 precisions
     were found (they move every precision by some 1e-8: ignite's zero point)."""
     if not finding.asked or finding.convention is not None or finding.point.raw:
         return finding
-    return _adopted(finding, settle(finding.point, finding.answers, config, _tolerance(flags)), config, flags)
+    again = settle(finding.point, finding.answers, config, _tolerance(flags), resolution)
+    return _adopted(finding, again, config, flags)
 
 
 def _rounding(
@@ -234,7 +237,8 @@ def _rounding(
     """CONF-FINGERPRINT, rounding: the decimals the target rounds to, right after FP-SCALE. Declared
     digits win: from here on answers are divided by the scale and rounded as declared (CONF-PROTOCOL).
     Else they are inferred from the raw answers to the rounding probes (kept in ``kept`` for the
-    points whose diagnostics they are): half a unit's window then, never the rounding's fault."""
+    points whose diagnostics they are): half a unit's window then, never the rounding's fault. The
+    target's ``resolution`` is set accordingly."""
     digits, source = target.digits, "declared"
     if digits is None:
         raw: list[Answer] = []
@@ -245,9 +249,9 @@ def _rounding(
             )
         digits, source = scale.inferred_digits(raw), "inferred"
         if digits is not None:
-            ANSWER_RESOLUTION.set(half_unit(digits) / target.scale)
+            target.resolution = Resolution.inferred(digits, target.scale)
     else:
-        declare_rounding(digits, target.scale)
+        target.resolution = Resolution.declared(digits, target.scale)
     return (finding if digits is None else scale.with_rounding(finding, digits, source)), digits
 
 
@@ -258,7 +262,7 @@ def fingerprint(target: ProtocolTarget) -> Fingerprint:
     findings = []
     target.count_errors = False
     kept: dict[str, Answer] = {}  # the rounding probes' answers, until their points ask them
-    declare_rounding(target.digits, 1.0)  # FP-SCALE reads raw answers: half a unit of their last decimal
+    target.resolution = Resolution.declared(target.digits, 1.0)  # FP-SCALE reads raw answers
     for listed in POINTS:
         if listed.input and listed.input != target.capabilities.input:
             continue  # FP-TEXT for text targets, FP-CASE for token targets
@@ -272,7 +276,8 @@ def fingerprint(target: ProtocolTarget) -> Fingerprint:
             SKIPPED if d.name in point.settled_last else a
             for d, a in zip(point.diagnostics, answers, strict=True)
         ]
-        finding = replace(settle(point, early, config, _tolerance(flags)), answers=tuple(answers))
+        settled = settle(point, early, config, _tolerance(flags), target.resolution)
+        finding = replace(settled, answers=tuple(answers))
         finding = replace(finding, declined=target.skipped - skipped, unasked=target.not_asked - not_asked)
         if finding.convention is not None:
             config.update(finding.convention.options)
@@ -282,8 +287,9 @@ def fingerprint(target: ProtocolTarget) -> Fingerprint:
         if point.raw:  # then the rounding, from raw answers (declared digits win)
             finding = _rounding(target, finding, kept)[0]
         findings.append(finding)
-    findings = [_settled_last(f, config, flags) if f.point.settled_last else f for f in findings]
-    findings = [_settled_again(f, config, flags) for f in findings]
+    resolution = target.resolution
+    findings = [_settled_last(f, config, flags, resolution) if f.point.settled_last else f for f in findings]
+    findings = [_settled_again(f, config, flags, resolution) for f in findings]
     target.count_errors = True
     target.score_tolerance = _tolerance(flags)
     # the paper's values are the defaults: the options (and the report's reference_options) name
@@ -291,4 +297,4 @@ def fingerprint(target: ProtocolTarget) -> Fingerprint:
     config = {
         name: value for name, value in config.items() if name not in BY_NAME or value != BY_NAME[name].paper
     }
-    return Fingerprint(tuple(findings), config, frozenset(flags))
+    return Fingerprint(tuple(findings), config, frozenset(flags), resolution)

@@ -19,9 +19,8 @@ from conformance.runner.client import (
     ProtocolTarget,
     TargetFaultError,
     TargetSkippedError,
-    absolute_tolerance,
-    rounded_as_declared,
 )
+from conformance.suite.resolution import Resolution
 from reference_bleu.api import corpus_bleu, estimated_bleu, split_text_options
 from reference_bleu.conventions.options import BleuOptions, make_options
 from reference_bleu.conventions.registry import AXES, Axis
@@ -111,8 +110,8 @@ class Point:
     #: conventions found later change them (FP-PRECISION's precisions probe, under a smoothing).
     settled_last: tuple[str, ...] = ()
     #: Conventions solved from the answers when no listed one predicts them (FP-ZERO's smoothing
-    #: parameters): (answers, config, point, tolerance) -> the conventions found.
-    solve: Callable[[Sequence[Answer], Config, Point, float], Sequence[Convention]] | None = None
+    #: parameters): (answers, config, point, tolerance, resolution) -> the conventions found.
+    solve: Callable[[Sequence[Answer], Config, Point, float, Resolution], Sequence[Convention]] | None = None
 
     def __post_init__(self) -> None:
         unknown = [axis for axis in (*self.axes, *self.text_axes) if axis not in AXES]
@@ -364,15 +363,15 @@ def reply_of(target: ProtocolTarget, level: str, corpus: Corpus, raw: bool = Fal
         return "error" if fault.kind == "error" else f"fault:{fault.kind}"
 
 
-def agrees(answer: Answer, prediction: Answer, tolerance: float = MATCH_TOLERANCE) -> bool:
+def agrees(answer: Answer, prediction: Answer, tolerance: float, resolution: Resolution) -> bool:
     """An answer matches a prediction: the same error, or the same number within ``tolerance`` (and
-    half a unit of a declared last decimal), rounded as the prediction rounds when the target
-    declared its digits (CONF-PROTOCOL). A skipped question is no evidence: it matches every
-    prediction."""
+    half a unit of the last decimal of the answers' ``resolution``), rounded as the prediction
+    rounds when the target declared its digits (CONF-PROTOCOL). A skipped question is no evidence:
+    it matches every prediction."""
     if answer == SKIPPED:
         return True
     if isinstance(answer, str) or isinstance(prediction, str):
         return answer == prediction
     return math.isclose(
-        answer, prediction, rel_tol=tolerance, abs_tol=absolute_tolerance()
-    ) and rounded_as_declared(answer, prediction, tolerance)
+        answer, prediction, rel_tol=tolerance, abs_tol=resolution.absolute_tolerance()
+    ) and resolution.rounded_as_declared(answer, prediction, tolerance)

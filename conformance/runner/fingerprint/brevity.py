@@ -27,6 +27,7 @@ from conformance.runner.fingerprint.base import (
     alphabet,
     reference_prediction,
 )
+from conformance.suite.resolution import IN_FULL
 from reference_bleu.api import corpus_bleu
 from reference_bleu.conventions.options import BrevityPenaltyRule, make_options
 from reference_bleu.errors import BleuError
@@ -98,12 +99,12 @@ def _on_tokens(rule: str) -> Convention:
 
 def _told_apart(config: Config) -> list[str]:
     """The values of ``brevity_penalty`` whose BP-alone scores differ from every earlier value's by
-    more than a binary32 target's precision (the paper's first)."""
+    more than a binary32 target's precision (the paper's first): predictions told apart as computed."""
     kept: list[tuple[str, list[Answer]]] = []
     for rule in get_args(BrevityPenaltyRule):
         answers = [reference_prediction(config, d.corpus, brevity_penalty=rule) for d in _BP]
         if all(
-            not all(agrees(a, b, BINARY32_TOLERANCE) for a, b in zip(answers, theirs, strict=True))
+            not all(agrees(a, b, BINARY32_TOLERANCE, IN_FULL) for a, b in zip(answers, theirs, strict=True))
             for _, theirs in kept
         ):
             kept.append((rule, answers))

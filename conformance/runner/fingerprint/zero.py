@@ -22,6 +22,7 @@ from conformance.runner.fingerprint.base import (
     registry_name,
     words,
 )
+from conformance.suite.resolution import Resolution
 from reference_bleu.formulas.smoothing import SMOOTHING_METHODS
 
 #: Zero precisions and smoothing: single segments with c >= r or known BP.
@@ -87,7 +88,7 @@ def _predictor(options: Config) -> Callable[[Config, Corpus], Answer]:
 
 
 def solved_parameters(
-    answers: Sequence[Answer], config: Config, point: Point, tolerance: float
+    answers: Sequence[Answer], config: Config, point: Point, tolerance: float, resolution: Resolution
 ) -> list[Convention]:
     """For each one-parameter smoothing, the parameter that explains the first diagnostic, if it explains all.
 
@@ -123,7 +124,8 @@ def solved_parameters(
         options = {"smoothing": name, "smoothing_value": value, "zero_precision": "limit"}
         predicted = [reference_prediction(config, d.corpus, **options) for d in point.diagnostics]
         if all(
-            agrees(a, b, max(MATCH_TOLERANCE, tolerance)) for a, b in zip(answers, predicted, strict=True)
+            agrees(a, b, max(MATCH_TOLERANCE, tolerance), resolution)
+            for a, b in zip(answers, predicted, strict=True)
         ):
             found.append(
                 Convention(

@@ -15,6 +15,7 @@ from conformance.runner.client import ProtocolTarget, TargetFaultError, TargetSk
 from conformance.runner.fingerprint import Fingerprint
 from conformance.runner.fingerprint.base import Config, Corpus, agrees, reference_prediction, seen
 from conformance.runner.references import expressible_example
+from conformance.suite.resolution import Resolution
 
 
 @dataclass(frozen=True)
@@ -134,6 +135,15 @@ class JudgeBase:
         """The conventions the expected values are computed under, as a report shows them."""
         shown = ", ".join(f"{k}={v}" for k, v in sorted(self.config.items()))
         return f"the reference at the fingerprinted point ({shown or 'the paper'})"
+
+    def same_answer(self, answer: float | str, expected: float | str) -> bool:
+        """The target's answer is the expected one (:func:`agree_or_both_errors`) at the target's
+        precision and the resolution of its answers (CONF-PROTOCOL)."""
+        return agree_or_both_errors(answer, expected, self.fingerprint.tolerance, self.fingerprint.resolution)
+
+    def shown_as_declared(self, expected: float | str) -> str:
+        """How a report shows ``expected`` rounded to the target's declared digits, or ""."""
+        return self.fingerprint.resolution.as_declared(expected) if isinstance(expected, float) else ""
 
     def seen(self, corpus: Corpus) -> Corpus:
         """``corpus`` as the target sees it: a text target's tokenizer and case folding applied."""
@@ -280,7 +290,9 @@ def corpus_of(example: Any) -> Corpus | None:
     return None
 
 
-def agree_or_both_errors(answer: float | str, expected: float | str, tolerance: float) -> bool:
+def agree_or_both_errors(
+    answer: float | str, expected: float | str, tolerance: float, resolution: Resolution
+) -> bool:
     """Both an error (whatever the words after "error"), or the same number (``agrees``)."""
     if isinstance(answer, str) or isinstance(expected, str):
         return (
@@ -289,4 +301,4 @@ def agree_or_both_errors(answer: float | str, expected: float | str, tolerance: 
             and answer.startswith("error")
             and expected.startswith("error")
         )
-    return agrees(answer, expected, tolerance)
+    return agrees(answer, expected, tolerance, resolution)

@@ -10,9 +10,9 @@ from typing import Any
 
 from hypothesis import assume
 
-from conformance.runner.client import TargetFaultError, as_declared
+from conformance.runner.client import TargetFaultError
 from conformance.runner.fingerprint.base import Corpus, reference_prediction
-from conformance.runner.judge.base import Check, CheckFailureError, JudgeBase, agree_or_both_errors
+from conformance.runner.judge.base import Check, CheckFailureError, JudgeBase
 from conformance.suite.invariants import same_statistics, statistics_of
 from conformance.suite.strategies import corpora
 from reference_bleu.api import corpus_bleu, sentence_bleu
@@ -38,8 +38,8 @@ class DifferentialChecks(JudgeBase):
                     raise
                 answer = "error"
             expected = self.expected(corpus)
-            if not agree_or_both_errors(answer, expected, self.fingerprint.tolerance):
-                rounded = as_declared(expected) if isinstance(expected, float) else ""
+            if not self.same_answer(answer, expected):
+                rounded = self.shown_as_declared(expected)
                 raise CheckFailureError(
                     f"target {answer!r} != reference {expected!r}{rounded} under {self.config}",
                     corpus,
@@ -68,8 +68,12 @@ class DifferentialChecks(JudgeBase):
                     expected: float | str = sentence_bleu(hyps[0], refs[0], **self.config).score
                 except BleuError:
                     expected = "error"
-                if not agree_or_both_errors(outcome.score, expected, self.fingerprint.tolerance):
-                    rounded = as_declared(expected) if isinstance(expected, float) else ""
+                if not self.same_answer(outcome.score, expected):
+                    rounded = (
+                        self.fingerprint.resolution.as_declared(expected)
+                        if isinstance(expected, float)
+                        else ""
+                    )
                     raise CheckFailureError(
                         f"sentence score {outcome.score!r} != reference {expected!r}{rounded}",
                         one,

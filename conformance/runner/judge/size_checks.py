@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from conformance.runner.fingerprint.base import SKIPPED, Answer, Corpus, agrees, ask, reference_prediction
-from conformance.runner.judge.base import Check, agree_or_both_errors, covered
+from conformance.runner.judge.base import Check, covered
 from conformance.runner.judge.differential import DifferentialChecks
 from conformance.runner.references import expressible
 from conformance.runner.sizes import Question, questions
@@ -68,7 +68,7 @@ class SizeChecks(DifferentialChecks):
                 calls = self.target.calls
                 for corpus, first in early:
                     again = ask(self.target, corpus)
-                    if not agrees(again, first, self.fingerprint.tolerance):
+                    if not agrees(again, first, self.fingerprint.tolerance, self.fingerprint.resolution):
                         failure = (corpus, again, first)
                         break
                 rounds += 1
@@ -182,7 +182,7 @@ class SizeChecks(DifferentialChecks):
         if expected == "error" and answer in ("error", SKIPPED):
             left_out.append(name)  # outside the point's domain (it refuses it): not this row's question
             return None
-        if answer == SKIPPED or agree_or_both_errors(answer, expected, self.fingerprint.tolerance):
+        if answer == SKIPPED or self.same_answer(answer, expected):
             return None
         asked = 0  # a fault (a crash, a hang) is not reduced: each would cost a restart
         while len(corpus[0]) > 1 and asked < MAX_REDUCING_QUESTIONS and not str(answer).startswith("fault:"):
@@ -190,7 +190,7 @@ class SizeChecks(DifferentialChecks):
             for part in ((corpus[0][:half], corpus[1][:half]), (corpus[0][half:], corpus[1][half:])):
                 asked += 1
                 got, wanted = answer_of(part)
-                if got != SKIPPED and not agree_or_both_errors(got, wanted, self.fingerprint.tolerance):
+                if got != SKIPPED and not self.same_answer(got, wanted):
                     corpus, answer, expected = part, got, wanted
                     break
             else:

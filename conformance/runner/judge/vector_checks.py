@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from conformance.runner.fingerprint.base import SKIPPED, ask
-from conformance.runner.judge.base import Check, agree_or_both_errors
+from conformance.runner.judge.base import Check
 from conformance.runner.judge.differential import DifferentialChecks
 from conformance.suite.loader import load_vectors
 from reference_bleu.conventions.options import make_options
@@ -39,7 +39,7 @@ class VectorChecks(DifferentialChecks):
                 for a in vector.data.get("acceptable", ())
                 if a["convention"] in self._convention_names()
             ]
-            if not any(agree_or_both_errors(answer, value, self.fingerprint.tolerance) for value in allowed):
+            if not any(self.same_answer(answer, value) for value in allowed):
                 failures.append(f"{vector.id}: {answer!r} != {allowed[0]!r}")
                 if first is None:
                     options = vector.api_options() or "the paper's"
