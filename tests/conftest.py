@@ -35,7 +35,7 @@ settings.load_profile(os.environ.get("BLEU_HYPOTHESIS_PROFILE", "ci" if os.envir
 #: Programs and modules that attack the runner (tests/test_hostile.py): run in their own
 #: processes, never imported here. hostile_module patches copy.deepcopy and json.loads when
 #: imported, which --doctest-modules collection would do to this very process.
-collect_ignore = ["hostile_target.py", "hostile_module.py"]
+collect_ignore = ["targets/hostile.py", "targets/hostile_module.py"]
 
 
 @pytest.fixture(scope="session", autouse=True)

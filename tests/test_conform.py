@@ -32,7 +32,7 @@ from tests.once import once
 PERL = ["perl", "conformance/runner/examples/bleu.pl"]
 # A test that runs the whole runner on a target (_report) takes 8 to 25 s of CPU: each is marked
 # slow (the slow tier, README "Tests"); the tests of its parts stay in the default tier.
-T = "tests.conform_targets:"
+T = "tests.targets.conform:"
 
 
 def _report(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str, object]]:
@@ -205,7 +205,7 @@ PAPER_ZERO = "zero_precision=limit: BLEU is 0, the limit of the geometric mean (
             {"FP-PRECISION": "binary32 precisions: p_n rounded to binary32, the rest binary64"},
         ),
         # the smoothing parameter is solved for (FP-ZERO's solver): 1e-13, as
-        # tests.conform_targets.tiny_epsilon_bleu adds it (to every count: the zero counts show it)
+        # tests.targets.conform.tiny_epsilon_bleu adds it (to every count: the zero counts show it)
         (
             T + "tiny_epsilon_bleu",
             {
@@ -480,8 +480,8 @@ def test_rows_show_the_target_value_the_expected_value_and_the_convention(
     # CONF-REPORT: the DIFF-CORPUS row of a target that does not clip counts carries, on its
     # counterexample, the target's answer (no_clip itself, recomputed here) and the expected
     # value (independent_bleu, the floating-point BLEU written from the paper in
-    # tests/conform_targets.py, an oracle that is not the reference).
-    from tests.conform_targets import independent_bleu, no_clip  # noqa: PLC0415
+    # tests/targets/conform.py, an oracle that is not the reference).
+    from tests.targets.conform import independent_bleu, no_clip  # noqa: PLC0415
 
     _code, report = _report(capsys, "-t", T + "no_clip")
     row = next(c for c in report["targets"][0]["checks"] if c["id"] == "DIFF-CORPUS")  # type: ignore[index]

@@ -3,7 +3,7 @@ CONF-FINGERPRINT, CONF-VERDICT, CONF-PROTOCOL): an error on the total r = 0 read
 refused empty reference, the case folding of a token target, the name of a placed point, and the
 reference-count capability (``same``, one reference, questions skipped without a declaration).
 
-Each target is written in tests/conform_targets.py (or tests/skipping_target.py) from its
+Each target is written in tests/targets/conform.py (or tests/targets/skipping.py) from its
 description, with its expected placement asserted here.
 """
 
@@ -298,8 +298,8 @@ def test_a_one_reference_tool_claims_no_reference_length_rule(capsys: pytest.Cap
 
 
 #: A program answering ``skipped`` to every question with an empty reference, which it never
-#: declared it cannot take (tests/skipping_target.py).
-SKIPPING = f"{sys.executable} tests/skipping_target.py empty-reference"
+#: declared it cannot take (tests/targets/skipping.py).
+SKIPPING = f"{sys.executable} tests/targets/skipping.py empty-reference"
 
 
 @pytest.mark.slow

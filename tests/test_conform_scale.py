@@ -2,7 +2,7 @@
 
 The scale is read from perfect matches (1 or 100 under every convention), the decimals a target
 rounds to from its own answers to scores that are BP alone (declared digits win), the brevity penalty from scores that are
-BP alone, on token or on character lengths. Each target is written in tests/conform_targets.py
+BP alone, on token or on character lengths. Each target is written in tests/targets/conform.py
 from its description, never copied from a tool, with its expected placement here.
 """
 

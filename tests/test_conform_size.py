@@ -1,8 +1,8 @@
 """Scale in the judgement and skips as evidence (spec CONF-SIZE, CONF-ROBUST; issue 25, items 1 and 4).
 
-The targets that are wrong only at real size are written in tests/scale_targets.py from the
-issue's descriptions; the one that skips what is large is a mode of tests/hostile_target.py, the
-one that skips several references tests/skipping_target.py's ``several``.
+The targets that are wrong only at real size are written in tests/targets/scale.py from the
+issue's descriptions; the one that skips what is large is a mode of tests/targets/hostile.py, the
+one that skips several references tests/targets/skipping.py's ``several``.
 Each is run once at the default budget (``--examples 100``) and shared by the tests that read its
 report (a module-scoped fixture): these runs are the slow tier's.
 """
@@ -25,8 +25,8 @@ from conformance.runner.skips import SkipRecord
 from conformance.suite.strategies import VOCABULARY
 
 Report = dict[str, Any]
-S = "tests.scale_targets:"
-HOSTILE = f"{sys.executable} tests/hostile_target.py"
+S = "tests.targets.scale:"
+HOSTILE = f"{sys.executable} tests/targets/hostile.py"
 
 
 @pytest.fixture(scope="module")
@@ -203,12 +203,12 @@ def test_a_target_that_skips_what_is_large_gets_a_verdict_naming_the_class(
 def test_a_target_that_skips_several_references_gets_a_verdict_naming_the_class(
     report: Callable[..., Report],
 ) -> None:
-    """tests/skipping_target.py ``several``: the paper's BLEU, declaring any number of references,
+    """tests/targets/skipping.py ``several``: the paper's BLEU, declaring any number of references,
     skipping every question where a segment has another number than one. Every question it answers
     has exactly one reference per segment, so the class of its skips is the reference count beyond
     one (spec CONF-ROBUST, skips by reference count beyond what it declared): the verdict names the
     SKIPPED row, and the row the class."""
-    target = report("--command", f"{sys.executable} tests/skipping_target.py several")
+    target = report("--command", f"{sys.executable} tests/targets/skipping.py several")
     verdict = target["verdict"]
     assert verdict["level"] == "insufficient evidence", verdict
     # the verdict itself names the class (issue 25: "a verdict that says which class")

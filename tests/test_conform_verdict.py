@@ -1,7 +1,7 @@
 """The verdict's semantics (spec CONF-VERDICT): what ``--accept`` adds, which choices outside
 BLEU's domain are acceptable, range premises per smoothing, the reference-count capability.
 
-Each target is written in tests/conform_targets.py from its description, with its expected
+Each target is written in tests/targets/conform.py from its description, with its expected
 placement here.
 """
 
@@ -35,7 +35,7 @@ def test_accept_adds_a_value_beside_the_expected_one(capsys: pytest.CaptureFixtu
     ]
 
 
-#: Targets written in tests/conform_targets.py that are the paper's BLEU inside its domain, with
+#: Targets written in tests/targets/conform.py that are the paper's BLEU inside its domain, with
 #: the choices each makes outside it (spec CONF-VERDICT), as the axes name them.
 DOMAIN_CHOICES = [
     ("lenient_domain", {"no_reference": "drop", "empty_candidates": "drop", "empty_corpus": "zero"}),

@@ -3,7 +3,7 @@ CONF-ROBUST; issue 25 items 2, 3 and 5): rounding to the declared digits, statis
 an invariant excused only by the point's own behaviour, and the text conventions (whitespace split
 rule, 13a's number rules).
 
-The targets are written in tests/verify_targets.py from their descriptions; each must be caught
+The targets are written in tests/targets/verify.py from their descriptions; each must be caught
 with its class named.
 """
 
@@ -26,12 +26,12 @@ from conformance.runner.fingerprint.text import TEXT
 from conformance.suite.resolution import IN_FULL, Resolution, half_unit
 from reference_bleu.errors import BleuOptionError
 from reference_bleu.text.tokenizers import tokenize_line
-from tests.verify_targets import lowercased_vowel_split_bleu
+from tests.targets.verify import lowercased_vowel_split_bleu
 
 #: The paper's text conventions (tokens split on Unicode whitespace, no folding, no tokenizer).
 PAPER_TEXT_AXES = {"tokenize": "none", "lowercase": "none", "split": "unicode"}
 
-V = "tests.verify_targets:"
+V = "tests.targets.verify:"
 
 
 def _report(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str, Any]]:

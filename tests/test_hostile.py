@@ -1,6 +1,6 @@
 """A runner no target can break or fool (spec CONF-ROBUST): each attack of the spec's table, replayed.
 
-Each hostile target (tests/hostile_target.py) answers like the reference except for its one
+Each hostile target (tests/targets/hostile.py) answers like the reference except for its one
 attack; the run must complete with a report (exit 1, never a traceback or exit 3), name the
 attack in the right ROB row or verdict, and leave no process of the target behind. The
 timeouts given here are for targets that hang by design (the hang is the expected outcome);
@@ -26,7 +26,7 @@ from conformance.runner.channel import Channel, ChannelTimeoutError
 from conformance.runner.client import printable
 from conformance.runner.conform import main
 
-HOSTILE = f"{sys.executable} tests/hostile_target.py"
+HOSTILE = f"{sys.executable} tests/targets/hostile.py"
 
 
 def conform(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str, Any]]:
@@ -169,19 +169,19 @@ def test_bad_runner_options_are_one_line_usage_errors(
 def test_the_python_harness_sees_a_mutation_its_target_tries_to_hide(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    code, report = conform(capsys, "--target", "tests.hostile_module:hides_mutation")
+    code, report = conform(capsys, "--target", "tests.targets.hostile_module:hides_mutation")
     assert code == 1
     assert rows(report)["ROB-MUTATION"]["status"] == "fail"
 
 
 def test_stray_writes_to_fd_1_do_not_corrupt_the_protocol(capsys: pytest.CaptureFixture[str]) -> None:
-    code, report = conform(capsys, "--target", "tests.hostile_module:writes_to_fd_1")
+    code, report = conform(capsys, "--target", "tests.targets.hostile_module:writes_to_fd_1")
     assert code == 0, [c for c in rows(report).values() if c["status"] not in ("pass", "n/a")]
 
 
 @pytest.mark.slow  # a target allocating up to its limit: 79 s in CI's default tier
 def test_a_memory_limit_stops_a_greedy_target(capsys: pytest.CaptureFixture[str]) -> None:
-    code, report = conform(capsys, "--target", "tests.hostile_module:greedy", "--memory-limit", "400")
+    code, report = conform(capsys, "--target", "tests.targets.hostile_module:greedy", "--memory-limit", "400")
     assert code == 1
     failed = {i for i, c in rows(report).items() if c["status"] == "fail"}
     assert failed & {"ROB-ERROR", "ROB-CRASH"}

@@ -22,7 +22,7 @@ from conformance.suite.invariants import (
 from reference_bleu import corpus_bleu
 from reference_bleu.formulas.counting import NGramCounts
 from reference_bleu.formulas.smoothing import smoothing_method_6
-from tests.broken_targets import (
+from tests.targets.broken import (
     CaseFoldingTarget,
     ConcatenatingTarget,
     CountingTarget,

@@ -1,7 +1,7 @@
 """The pytest plugin (conformance.runner.pytest_plugin, spec CONF-RUNNER): each check a test, in a user's own CI.
 
 Each case runs pytest in a fresh process in an empty folder, as a user would, with this
-repository on PYTHONPATH so that ``tests.conform_targets`` imports.
+repository on PYTHONPATH so that ``tests.targets.conform`` imports.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-T = "tests.conform_targets:"
+T = "tests.targets.conform:"
 
 
 def _pytest(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:

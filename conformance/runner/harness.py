@@ -26,6 +26,7 @@ import numbers
 import os
 import sys
 import warnings
+from argparse import Namespace
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
@@ -33,6 +34,9 @@ from typing import Any, TextIO
 
 from conformance.peers.targets import reference_streams
 from conformance.runner.protocol import PROTOCOL, VERSION, encode, input_digest, loads_json
+from reference_bleu.api import corpus_bleu, sentence_bleu
+from reference_bleu.conventions.options import VERSION as REFERENCE_VERSION
+from reference_bleu.conventions.registry import BY_NAME, OPTION_FIELDS, canonical
 
 #: Bound before any target is imported: a target that replaces ``json.loads`` later does not
 #: change what the harness reads (it can still reach into this module: spec CONF-ROBUST).
@@ -109,9 +113,6 @@ def _check_params(name: str, params: dict[str, str], known: tuple[str, ...]) -> 
 
 
 def _reference(params: dict[str, str]) -> Served:
-    from reference_bleu.api import corpus_bleu, sentence_bleu  # noqa: PLC0415
-    from reference_bleu.conventions.options import VERSION as REFERENCE_VERSION  # noqa: PLC0415
-    from reference_bleu.conventions.registry import BY_NAME, OPTION_FIELDS, canonical  # noqa: PLC0415
 
     params = {canonical(key, "reference[NAME=VALUE]"): value for key, value in params.items()}
     _check_params("reference", params, OPTION_FIELDS)
@@ -186,7 +187,6 @@ def _sacrebleu(params: dict[str, str]) -> Served:
     if installed.startswith("1."):
         # sacrebleu 1.x takes its settings as an argparse namespace (sacrebleu/compat.py:30-34)
         # and the effective order per call (metrics/bleu.py:248-250).
-        from argparse import Namespace  # noqa: PLC0415
 
         settings = Namespace(
             smooth_method=smooth, smooth_value=value, force=True, short=False, lc=False, tokenize="none"

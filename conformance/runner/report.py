@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import platform
+from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 from conformance.peers.divergences import BY_ID as DIVERGENCES
@@ -31,7 +32,6 @@ REPORT_VERSION = 1
 
 def versions() -> dict[str, str]:
     """The versions of everything involved on the runner's side."""
-    from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415
 
     found = {
         "reference-bleu": VERSION,

@@ -14,6 +14,7 @@ add up to the difference exactly.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -355,8 +356,6 @@ def to_json(c: Comparison, digits: int) -> dict[str, Any]:
 def render(c: Comparison, fmt: str = "text", digits: int = 4) -> str:
     """ATTR-OUTPUT. The comparison as text, Markdown (``markdown``) or JSON (``json``)."""
     if fmt == "json":
-        import json  # noqa: PLC0415
-
         return json.dumps(to_json(c, digits), indent=2, ensure_ascii=False)
     md = fmt == "markdown"
     lines: list[str] = []

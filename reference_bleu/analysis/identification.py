@@ -13,6 +13,7 @@ would separate them (IDENT-TIES).
 from __future__ import annotations
 
 import itertools
+import json
 import re
 import time
 from collections.abc import Iterator, Sequence
@@ -366,8 +367,6 @@ def _ranked(result: Identification) -> list[tuple[int, Match]]:
 def render(result: Identification, fmt: str = "text") -> str:
     """IDENT-OUTPUT. The identification as text, Markdown (``markdown``) or JSON (``json``)."""
     if fmt == "json":
-        import json  # noqa: PLC0415
-
         return json.dumps(to_json(result), indent=2, ensure_ascii=False)
     md = fmt == "markdown"
     first = result.reported[0]

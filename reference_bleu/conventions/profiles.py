@@ -18,6 +18,7 @@ by the API, the command line, the runner and the spec's generated tables.
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -903,7 +904,6 @@ def axis_values(profile: Profile) -> dict[str, str]:
 def profile_table(profiles: list[Profile], width: int = 100) -> str:
     """Every profile, one entry each within ``width`` columns: ``paper``'s value on every axis, then
     each other profile's tool and the axes where it differs from ``paper`` (``axis=value``)."""
-    import textwrap  # noqa: PLC0415 -- only this listing wraps
 
     paper = axis_values(resolve("paper"))
     lines = []

@@ -1,9 +1,9 @@
 """A bleu-conform program that answers ``skipped`` to a class of questions it never declared it
 cannot take (spec CONF-PROTOCOL, CONF-VERDICT's insufficient evidence).
 
-    python tests/skipping_target.py CLASS
+    python tests/targets/skipping.py CLASS
 
-It is the paper's BLEU (tests/conform_targets.independent_bleu) in a tool whose capabilities
+It is the paper's BLEU (tests/targets/conform.py, independent_bleu) in a tool whose capabilities
 declare no ``references`` (so ``any``) and that answers ``skipped`` to every question of one
 class: ``empty-reference``, a question with an empty reference somewhere (a tool that cannot read
 an empty line of a reference file), or ``several``, a question with another number of references
@@ -19,9 +19,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository, for tests.*
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository, for tests.*
 
-from tests.conform_targets import independent_bleu
+from tests.targets.conform import independent_bleu
 
 #: Whether a question's references are of the class the target skips.
 CLASSES: dict[str, Callable[[list[list[list[str]]]], bool]] = {

@@ -1,7 +1,7 @@
 """Python targets that are the paper's BLEU on small inputs and wrong at real size (spec CONF-SIZE).
 
 Each is written from the bug's description in issue 25, on top of ``independent_bleu`` (the
-floating-point BLEU of tests/conform_targets.py, written from the paper without reference_bleu):
+floating-point BLEU of tests/targets/conform.py, written from the paper without reference_bleu):
 the bugs real implementations have, batching, fixed-width counters, truncation to a model's
 length, n-grams keyed by joined strings, state that changes after many calls. Small generated
 inputs (a dozen segments and tokens, four references, seven public words) never show them.
@@ -13,7 +13,7 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 
-from tests.conform_targets import _score, _statistics, independent_bleu
+from tests.targets.conform import _score, _statistics, independent_bleu
 
 Hypotheses = Sequence[Sequence[str]]
 References = Sequence[Sequence[Sequence[str]]]

@@ -10,7 +10,7 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from tests.conform_targets import independent_bleu
+from tests.targets.conform import independent_bleu
 
 _call_count = [0]
 

@@ -1,6 +1,6 @@
 """Targets that are right on most answers and wrong in one verified detail (spec CONF-ROBUST, issue 25).
 
-Each is written from its description, on the independent BLEU of tests/conform_targets.py (no
+Each is written from its description, on the independent BLEU of tests/targets/conform.py (no
 reference_bleu inside), and must be caught by the runner, the class named:
 
 - rounding (CONF-PROTOCOL ``digits``): truncating to the declared decimal instead of rounding;
@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from conformance.peers.targets import reference_streams
-from tests.conform_targets import _score, _statistics, independent_bleu
+from tests.targets.conform import _score, _statistics, independent_bleu
 
 Hyps = Sequence[Sequence[str]]
 Refs = Sequence[Sequence[Sequence[str]]]

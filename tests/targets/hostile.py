@@ -1,6 +1,6 @@
 """A bleu-conform target written to attack the runner (spec CONF-ROBUST, the table of attacks).
 
-    python tests/hostile_target.py MODE [PIDFILE]
+    python tests/targets/hostile.py MODE [PIDFILE]
 
 Every mode answers ``hello`` and then the reference's own score (so it would be conformant),
 except for its one attack, made on question 3 only (a fault restarts the target, and one is
