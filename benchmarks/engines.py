@@ -3,7 +3,7 @@
 Usage (from the project root; extras ``dask``, ``torchmetrics``, ``spark`` for the engines)::
 
     python benchmarks/engines.py                  # 100,000 pairs (WMT17 lines repeated)
-    python benchmarks/engines.py --pairs 1000000  # the 1M run
+    python benchmarks/engines.py --pairs 1000000  # the 1M-pair run of benchmarks/README.md
 
 Every engine scores the same N (hypothesis, reference) pairs of text with 13a in a fresh
 process, reading the same files, on 2 workers: the CLI with ``--jobs 2``; Dask on a

@@ -206,7 +206,7 @@ def test_profiles_lists_every_profile_on_every_axis(capsys: pytest.CaptureFixtur
     assert entries == list(PROFILES)
     assert "\nmulti-bleu (" in out
     assert "zero_precision=log-constant(-9999999999)" in out
-    assert max(len(line) for line in out.splitlines()) <= 100  # fits a terminal (issue 22: was 421)
+    assert max(len(line) for line in out.splitlines()) <= 100  # fits a terminal (was 421 columns)
 
 
 def test_profiles_with_a_name_shows_its_evidence(capsys: pytest.CaptureFixture[str]) -> None:

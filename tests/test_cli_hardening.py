@@ -1,6 +1,6 @@
-"""The command line under attack (issue 25): signals, memory, odd numbers, hostile names, merged statistics.
+"""The command line under attack: signals, memory, odd numbers, hostile names, merged statistics.
 
-Each case is an attack of the issue replayed against ``reference-bleu``: a signal leaves no
+Each case is an attack replayed against ``reference-bleu``: a signal leaves no
 worker behind (checked by a walk of /proc), a file of long lines stays within a memory limit,
 numbers at the edge of NUM-INPUT print and parse, names reach Markdown escaped, and merging
 statistics refuses what would count a hypothesis twice (spec CLI-INPUT, CLI-STATS, NUM-INPUT,

@@ -435,7 +435,7 @@ def test_the_runner_places_each_zoo_member_at_its_profile(
 def test_sacrebleu_1_5_is_placed_at_its_profile_and_is_a_variant_of_sacrebleu_2(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    # The issue's false "not conformant": a tool that drops empty references and raises when none
+    # A false "not conformant" once given: a tool that drops empty references and raises when none
     # remain. Expected from sacrebleu 1.5.1's source (spec CONF-ZOO): empty references dropped,
     # no early return before smoothing, an empty corpus 0.
     if not SACREBLEU_1.exists():

@@ -1,7 +1,7 @@
-"""Scale in the judgement and skips as evidence (spec CONF-SIZE, CONF-ROBUST; issue 25, items 1 and 4).
+"""Scale in the judgement and skips as evidence (spec CONF-SIZE, CONF-ROBUST).
 
 The targets that are wrong only at real size are written in tests/targets/scale.py from the
-issue's descriptions; the one that skips what is large is a mode of tests/targets/hostile.py, the
+bugs' descriptions; the one that skips what is large is a mode of tests/targets/hostile.py, the
 one that skips several references tests/targets/skipping.py's ``several``.
 Each is run once at the default budget (``--examples 100``) and shared by the tests that read its
 report (a module-scoped fixture): these runs are the slow tier's.
@@ -211,7 +211,7 @@ def test_a_target_that_skips_several_references_gets_a_verdict_naming_the_class(
     target = report("--command", f"{sys.executable} tests/targets/skipping.py several")
     verdict = target["verdict"]
     assert verdict["level"] == "insufficient evidence", verdict
-    # the verdict itself names the class (issue 25: "a verdict that says which class")
+    # the verdict itself names the class of the questions skipped
     skipped = [u for u in verdict["unaccounted"] if u.startswith("SKIPPED")]
     assert len(skipped) == 1, verdict
     assert "each with more than 1 references for a segment" in skipped[0], verdict

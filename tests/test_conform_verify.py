@@ -1,5 +1,5 @@
 """What a target declares and sends is verified, not trusted (spec CONF-PROTOCOL, CONF-VERDICT,
-CONF-ROBUST; issue 25 items 2, 3 and 5): rounding to the declared digits, statistics on their own,
+CONF-ROBUST): rounding to the declared digits, statistics on their own,
 an invariant excused only by the point's own behaviour, and the text conventions (whitespace split
 rule, 13a's number rules).
 

@@ -7,7 +7,7 @@ same matches, totals, c and r on every input, segment by segment and summed, and
 errors. Inputs: generated corpora (hypothesis; run with ``BLEU_HYPOTHESIS_PROFILE=thorough``
 for 3,000 examples per test), and real text: every WMT17 system with 13a at 1 and 4 references,
 and every tokenizer on the first system of each shared test set. ``BLEU_FAST_PATH_FULL=1`` runs every
-system with every tokenizer (the run behind the closing note of issue 15).
+system with every tokenizer (the run behind benchmarks/results.md's first figures).
 """
 
 from __future__ import annotations

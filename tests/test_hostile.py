@@ -370,7 +370,7 @@ def test_the_working_directory_cannot_shadow_the_harness_nor_keep_hypothesis_fil
         ("digits-one-unit-off", "not conformant", ("VECTORS", "DIFF-CORPUS")),
         ("digits-more", "not conformant", ("ROB-PROTOCOL",)),  # more decimals than declared
         ("digits-half", "not conformant", ("ROB-PROTOCOL",)),  # 0.5 has a decimal; 0 were declared
-        # issue 25's case: one decimal declared, 0.09 added to every answer (28.3 + 0.09 = 28.39):
+        # one decimal declared, 0.09 added to every answer (28.3 + 0.09 = 28.39):
         # two decimals, so no answer is read at all, and the fault is what the verdict names
         ("digits-one-plus-0.09", "not conformant", ("ROB-PROTOCOL",)),
     ],

@@ -1,6 +1,6 @@
 """Input that never silently changes a number (spec CLI-INPUT, CLI-STATS, NUM-INPUT, CLI).
 
-Every case of the issue "input that never silently changes a number": each is an error in one
+Every case of input that must never silently change a number: each is an error in one
 line with exit 2 (or a warning that names the file), never a traceback, never a hang.
 """
 

@@ -7,7 +7,7 @@ except for its one attack, made on question 3 only (a fault restarts the target,
 enough to show that the run goes on), or on every question for ``skip-all`` (``skip-large``: every
 corpus of more than 4 segments or with a hypothesis of more than 10 tokens). A mode that forks
 writes the pids it started to PIDFILE, so a test can check that none of them survives the run.
-The modes are the attacks of the issue "A runner no target can break or fool", one per defect.
+The modes are attacks on the runner (spec CONF-ROBUST), one per defect.
 """
 
 from __future__ import annotations
@@ -117,8 +117,8 @@ ATTACKS: dict[str, Any] = {
 #: Modes that declare ``digits`` (protocol version 2): the digits, and the answer given for a score x
 #: on [0, 1] (a percent scale): correctly rounded, one unit of the last decimal off (inside the
 #: bounds, which are compared exactly), more
-#: decimals than declared, 0.5 for everything strictly between 0 and 100 with 0 digits, and issue
-#: 25's literal case: one decimal declared and 0.09 added to every answer (bounds included).
+#: decimals than declared, 0.5 for everything strictly between 0 and 100 with 0 digits, and one
+#: decimal declared with 0.09 added to every answer (bounds included).
 DIGITS: dict[str, tuple[int, Any]] = {
     "digits-honest": (2, lambda x: round(100 * x, 2)),
     "digits-one-unit-off": (2, lambda x: round(round(100 * x, 2) + (0.01 if 0 < x < 0.99 else 0), 2)),

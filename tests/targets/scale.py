@@ -1,6 +1,6 @@
 """Python targets that are the paper's BLEU on small inputs and wrong at real size (spec CONF-SIZE).
 
-Each is written from the bug's description in issue 25, on top of ``independent_bleu`` (the
+Each is written from a bug's description, on top of ``independent_bleu`` (the
 floating-point BLEU of tests/targets/conform.py, written from the paper without reference_bleu):
 the bugs real implementations have, batching, fixed-width counters, truncation to a model's
 length, n-grams keyed by joined strings, state that changes after many calls. Small generated

@@ -1,4 +1,4 @@
-"""Targets that are right on most answers and wrong in one verified detail (spec CONF-ROBUST, issue 25).
+"""Targets that are right on most answers and wrong in one verified detail (spec CONF-ROBUST).
 
 Each is written from its description, on the independent BLEU of tests/targets/conform.py (no
 reference_bleu inside), and must be caught by the runner, the class named:
