@@ -207,18 +207,6 @@ def _signature(nrefs: int, counting: Counting, result: BleuResult) -> str:
     return f"nrefs:{nrefs if nrefs > 0 else 'var'}|{counting.signature()}|{result.signature}"
 
 
-def _counting(
-    orders: int, ref_length: str, text: dict[str, str], empty_references: str, empty_candidates: str
-) -> Counting:
-    return Counting(
-        orders,
-        ref_length,  # type: ignore[arg-type]
-        empty_references=empty_references,
-        empty_candidates=empty_candidates,
-        **text,
-    )
-
-
 def _merged_statistics(args: argparse.Namespace) -> tuple[Point, Counting, int, list[System]]:
     """``score --stats``: the point, counting, nrefs and the one system of merged statistics files."""
     if args.refs or args.positional_refs or args.input:
@@ -281,13 +269,7 @@ def _file_statistics(
     hyps = _hypotheses(args, refs)
     point = point or _point(args)
     options = point.options
-    counting = _counting(
-        options.statistics_orders,
-        options.ref_length,
-        _text(args),
-        options.empty_references,
-        options.empty_candidates,
-    )
+    counting = Counting.at(point)
     per_system, count = _count(
         args,
         hyps,
@@ -552,12 +534,12 @@ def _stats(args: argparse.Namespace) -> int:
     if not 1 <= args.orders <= MAX_STATISTICS_ORDERS:
         raise CliError(f"--orders must lie in 1..{MAX_STATISTICS_ORDERS} (spec CLI-STATS)")
     paper = PAPER_OPTIONS
-    counting = _counting(
+    counting = Counting(
         args.orders,
         args.ref_length or paper["ref_length"],
-        _text(args),
-        args.empty_references or paper["empty_references"],
-        args.empty_candidates or paper["empty_candidates"],
+        empty_references=args.empty_references or paper["empty_references"],
+        empty_candidates=args.empty_candidates or paper["empty_candidates"],
+        **_text(args),
     )
     hyp = _hypotheses(args, args.refs)[0]
     digests: dict[str, str] = {}
