@@ -541,6 +541,7 @@ DOES_NOT_HOLD: tuple[tuple[str, dict[str, Any], str], ...] = (
         for inv in ("INV-CORPUS-DUP", "INV-ZERO")
     ),
     ("INV-ZERO", {"zero_precision": "skip"}, "zero orders are dropped from the mean"),
+    ("INV-ZERO", {"zero_precision": "renormalize"}, "zero orders are dropped, the mean taken over the rest"),
     ("INV-ZERO", {"zero_precision": "sentinel"}, "a zero precision is a tiny number, so BLEU is tiny, not 0"),
     ("INV-EMPTY-SEGMENT", {"aggregation": "macro"}, "the empty segment's sentence score 0 enters the mean"),
 )

@@ -276,7 +276,7 @@ def _file_statistics(
         refs,
         counting,
         keep=keep or needs_segments(options),
-        allow_empty=options.empty_corpus == "zero",
+        allow_empty=options.empty_corpus != "error",
     )
     _warn_self_reference(args, hyps, refs)  # once counted: an error stays the one line
     systems: list[System] = [(hyp, segments, count) for hyp, segments in zip(hyps, per_system, strict=True)]

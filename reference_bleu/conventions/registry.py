@@ -42,7 +42,7 @@ from reference_bleu.text.tokenizers import (
     TokenizerName,
 )
 
-ZeroPrecision = Literal["limit", "skip", "sentinel", "log-constant"]
+ZeroPrecision = Literal["limit", "skip", "renormalize", "sentinel", "log-constant"]
 UndefinedPrecision = Literal["zero", "skip", "error", "one", "smoothed", "reweigh-by-length"]
 Aggregation = Literal["micro", "macro"]
 Denominator = Literal["l_n", "max1-segment", "max1-total"]
@@ -51,7 +51,7 @@ BrevityPenaltyRule = Literal["paper", "coco", "plus-one"]
 Arithmetic = Literal["exact", "binary64", "binary32", "binary32-precisions"]
 Scale = Literal["unit", "percent"]
 ZeroLength = Literal["limit", "error", "error-c", "error-r"]
-EmptyCorpus = Literal["error", "zero"]
+EmptyCorpus = Literal["error", "zero", "one"]
 
 #: What a field is, for the runner and the verdict (spec CONF-VERDICT):
 #: ``text``: how text becomes tokens (TOK-PIPELINE), observed on text targets only;
@@ -287,9 +287,16 @@ FIELDS: tuple[Field, ...] = (
     Field(
         "empty_corpus",
         "EC-012",
-        "a corpus without segments: an error (default) or a score of 0",
+        "a corpus without segments: an error (default), a score of 0, or a score of 1",
         "error",
-        _choices(EmptyCorpus, {"error": "an error", "zero": "a score of 0"}),
+        _choices(
+            EmptyCorpus,
+            {
+                "error": "an error",
+                "zero": "a score of 0 (BP 0)",
+                "one": "a score of 1 (BP 1, every order 0/0 counted as 1)",
+            },
+        ),
         "reference_bleu.scoring.score.empty_corpus_result",
         group="domain",
     ),
@@ -365,6 +372,7 @@ FIELDS: tuple[Field, ...] = (
             {
                 "limit": "BLEU is 0, the limit of the geometric mean (the paper)",
                 "skip": "the order is left out of the mean, its weight with it",
+                "renormalize": "the order is left out and the weights of the orders left renormalised to 1",
                 "sentinel": "p_n is replaced by a tiny number (zero_value; nltk's 2^-1022)",
                 "log-constant": "log p_n is replaced by a constant (zero_value; -9999999999)",
             },

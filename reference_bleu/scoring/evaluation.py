@@ -170,7 +170,8 @@ _ZERO_LENGTH_REFUSED: dict[str, Callable[[int, Length], bool]] = {
 
 
 def settle(stats: Statistics, last: LastSegment | None = None, *, options: BleuOptions) -> Evaluation:
-    """Steps 0 to 3 of :func:`evaluate`: the p_n and w_n that enter BLEU-SCORE, not yet combined.
+    """Steps 0 to 3 of :func:`evaluate`: the p_n and w_n that enter BLEU-SCORE, not yet combined
+    (EC-002's skip and renormalize set the weights of zero orders here).
 
     The score field is 0 after an early return (EC-016), else 1 (a placeholder: step 4 is
     the caller's, :func:`evaluate` in decimal, :mod:`reference_bleu.scoring.sentences` in binary64
@@ -204,6 +205,8 @@ def settle(stats: Statistics, last: LastSegment | None = None, *, options: BleuO
     log_zero: Fraction | None = None
     if options.zero_precision == "skip":
         w = [Fraction(0) if v == 0 else w_n for v, w_n in zip(values, w, strict=True)]
+    elif options.zero_precision == "renormalize":  # the mean over the orders left
+        w = list(effective_order_weights(w, [int(v != 0) for v in values]))
     elif options.zero_precision == "sentinel":
         values = [options.zero_constant if v == 0 else v for v in values]
     elif options.zero_precision == "log-constant":

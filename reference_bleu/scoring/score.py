@@ -185,8 +185,12 @@ def scored_units(
     return [(conventional_total(segments, options), last_segment(segments[-1], options))]
 
 
+#: EC-012: the score (and BP) of an empty corpus under each value of ``empty_corpus`` that scores it.
+EMPTY_CORPUS_SCORE = {"zero": 0, "one": 1}
+
+
 def _refuse_empty(options: BleuOptions) -> None:
-    """EC-012: an empty corpus is an error, unless the point scores it 0."""
+    """EC-012: an empty corpus is an error, unless the point scores it (0 or 1)."""
     if options.empty_corpus == "error":
         raise BleuInputError("EC-012", "the corpus is empty: BLEU is defined for at least one segment")
 
@@ -235,7 +239,7 @@ def estimated_score(segments: Sequence[Statistics], options: BleuOptions) -> flo
     """
     if not segments:
         _refuse_empty(options)
-        return 0.0
+        return float(EMPTY_CORPUS_SCORE[options.empty_corpus])
     total = conventional_total(segments, options)
     units = scored_units(segments, options)
     with localcontext(Context(prec=WORKING_DIGITS)):
@@ -251,20 +255,23 @@ def printed(reported: float, digits: int | None) -> str:
 
 
 def empty_corpus_result(point: Point) -> BleuResult:
-    """EC-012 under ``empty_corpus="zero"``: 0 and no statistics (torchmetrics, coco, ignite micro)."""
+    """EC-012 under ``empty_corpus="zero"``: 0, BP 0 and no statistics (torchmetrics, coco, ignite
+    micro); under ``"one"``: 1, BP 1 (every order 0/0 counted as 1)."""
     options = point.options
     N = options.max_order
+    value = EMPTY_CORPUS_SCORE[options.empty_corpus]
+    reported = float(value * 100 if options.scale == "percent" else value)
     return BleuResult(
-        score=0.0,
-        _score_decimal=Decimal(0),
+        score=float(value),
+        _score_decimal=Decimal(value),
         statistics=Statistics((0,) * N, (0,) * N, 0, 0),
-        brevity_penalty=0.0,
-        brevity_penalty_decimal=Decimal(0),
+        brevity_penalty=float(value),
+        brevity_penalty_decimal=Decimal(value),
         smoothed_precisions=(None,) * N,
         effective_weights=options.weights,
         options=options,
-        reported=0.0,
-        reported_text=printed(0.0, options.round_digits),
+        reported=reported,
+        reported_text=printed(reported, options.round_digits),
         profile=point.profile,
         overridden=point.overridden,
     )
