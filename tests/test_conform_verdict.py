@@ -38,7 +38,7 @@ def test_accept_adds_a_value_beside_the_expected_one(capsys: pytest.CaptureFixtu
 #: Targets written in tests/targets/conform.py that are the paper's BLEU inside its domain, with
 #: the choices each makes outside it (spec CONF-VERDICT), as the axes name them.
 DOMAIN_CHOICES = [
-    ("lenient_domain", {"no_reference": "drop", "empty_candidates": "drop", "empty_corpus": "zero"}),
+    ("lenient_domain", {"no_reference": "drop", "empty_corpus": "zero"}),
     ("refuses_zero_lengths", {"no_reference": "empty", "zero_length": "error"}),
 ]
 
@@ -56,6 +56,20 @@ def test_a_choice_outside_the_domain_is_acceptable_until_pinned(
     verdict = _verdict(report)
     assert (verdict["level"], code) == ("variant", 1), verdict
     assert {d["axis"]: d["found"] for d in verdict["differs"]} == choices
+
+
+@pytest.mark.slow
+def test_dropping_empty_candidates_is_a_variant_inside_the_domain(capsys: pytest.CaptureFixture[str]) -> None:
+    """An empty candidate in a non-empty corpus is inside the paper's definition: dropping it with its
+    references changes BLEU (its reference length leaves r), so it is named, never a choice."""
+    code, report = _report(capsys, "-t", T + "drops_empty_candidates")
+    verdict = _verdict(report)
+    assert (verdict["level"], code) == ("variant", 1), verdict
+    assert {d["axis"]: d["found"] for d in verdict["differs"]} == {"empty_candidates": "drop"}
+    assert {c["axis"]: c["found"] for c in verdict["choices"]} == {
+        "no_reference": "drop",
+        "empty_corpus": "zero",
+    }
 
 
 @pytest.mark.slow

@@ -37,8 +37,12 @@ OBSERVED: tuple[Axis, ...] = tuple(a for a in axes_in("score", "domain") if a.fi
 AXIS_SPEC = {axis.name: axis.field.spec_id for axis in OBSERVED}
 #: The axes outside BLEU's domain (spec CONF-VERDICT): what a tool does where the paper defines
 #: nothing (no reference, an empty candidate, c = 0 or r = 0, an empty corpus), with every value.
-#: Any value is acceptable under every expectation unless ``--strict-domain`` pins them.
+#: Every value is acceptable under every expectation (but those of INSIDE_DOMAIN) unless
+#: ``--strict-domain`` pins them.
 DOMAIN_AXES: dict[str, tuple[str, ...]] = {a.name: tuple(a.field.values) for a in axes_in("domain")}
+#: The values of the domain axes that change BLEU where the paper defines it (a dropped empty
+#: candidate): never acceptable by default, a variant named on its axis.
+INSIDE_DOMAIN: dict[str, tuple[str, ...]] = {a.name: a.field.inside_domain for a in axes_in("domain")}
 #: The text axes a text target is judged on (FP-TEXT): the tokenizer and the case folding.
 TEXT_AXES = {name: AXES[name] for name in ("tokenize", "lowercase", "split")}
 
@@ -192,7 +196,9 @@ class Expectation:
         and every value of a domain axis unless the domain is strict."""
         values: dict[str, set[str]] = {}
         if not self.strict_domain:
-            values.update({axis: set(domain) for axis, domain in DOMAIN_AXES.items()})
+            values.update(
+                {axis: set(domain) - set(INSIDE_DOMAIN[axis]) for axis, domain in DOMAIN_AXES.items()}
+            )
         for axis, value in self.accepted:
             if axis in TEXT_AXES:
                 values.setdefault(axis, set()).add(value)

@@ -24,6 +24,7 @@ from conformance.runner.expectation import (
     AXIS_SPEC,
     DOMAIN_AXES,
     FINGERPRINT_POINT,
+    INSIDE_DOMAIN,
     TEXT_AXES,
     AxisDifference,
     Candidate,
@@ -384,7 +385,13 @@ def _score_key(options: Mapping[str, Any], domain: bool = True) -> tuple[Any, ..
     validated = make_options(**options)
     axes = Candidate("", options).axes
     return (
-        tuple(sorted((axis, value) for axis, value in axes.items() if domain or axis not in DOMAIN_AXES)),
+        tuple(
+            sorted(
+                (axis, value)
+                for axis, value in axes.items()
+                if domain or axis not in DOMAIN_AXES or value in INSIDE_DOMAIN[axis]
+            )
+        ),
         validated.max_order,
         validated.weights,
         validated.unnormalized_weights,

@@ -56,7 +56,8 @@ EmptyCorpus = Literal["error", "zero", "one"]
 #: What a field is, for the runner and the verdict (spec CONF-VERDICT):
 #: ``text``: how text becomes tokens (TOK-PIPELINE), observed on text targets only;
 #: ``score``: decides the number on tokens, observed on every target;
-#: ``domain``: what a tool does where BLEU is undefined (acceptable under every expectation);
+#: ``domain``: what a tool does where BLEU is undefined (acceptable under every expectation, but its
+#: ``inside_domain`` values);
 #: ``output``: how the number is printed (the runner reads it from the answers themselves).
 Group = Literal["text", "score", "domain", "output"]
 
@@ -89,6 +90,9 @@ class Field:
     kind: Literal["choice", "flag", "number", "int", "weights"] = "choice"
     #: Command-line spellings that set one value (sacrebleu's ``-lc``: ``lowercase=unicode``).
     switch: tuple[tuple[str, ...], str] | None = None
+    #: Values of a ``domain`` field that change BLEU where the paper defines it (CONF-VERDICT): a
+    #: variant, never a choice acceptable under every expectation (dropping an empty candidate).
+    inside_domain: tuple[str, ...] = ()
 
     @property
     def flag(self) -> str:
@@ -266,6 +270,9 @@ FIELDS: tuple[Field, ...] = (
         "reference_bleu.formulas.inputs.SegmentRules.keeps_candidate",
         group="domain",
         aliases=("empty_hyps",),
+        # an empty candidate in a non-empty corpus is inside the paper's definition: it adds no
+        # n-grams and its reference length to r, so dropping it (with its references) is not BLEU
+        inside_domain=("drop",),
     ),
     Field(
         "zero_length",

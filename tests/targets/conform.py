@@ -246,8 +246,18 @@ def rounded_percent_bleu(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[
 
 def lenient_domain(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]) -> float:
     """The paper's BLEU inside its domain; outside it (spec CONF-VERDICT's acceptable choices) a
-    segment without references or with an empty candidate is dropped, and an empty corpus (also
-    one left empty by dropping) scores 0."""
+    segment without references is dropped, and an empty corpus (also one left empty by dropping)
+    scores 0."""
+    kept = [(h, r) for h, r in zip(hyps, refs, strict=True) if r]
+    if not kept:
+        return 0.0
+    return independent_bleu([h for h, _ in kept], [r for _, r in kept])
+
+
+def drops_empty_candidates(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]) -> float:
+    """As :func:`lenient_domain`, and a segment whose hypothesis is empty is dropped with its
+    references: inside BLEU's domain (the empty candidate adds no n-grams and its reference length
+    to r), so not the paper's BLEU: a variant, empty_candidates=drop (spec CONF-VERDICT)."""
     kept = [(h, r) for h, r in zip(hyps, refs, strict=True) if h and r]
     if not kept:
         return 0.0
