@@ -71,8 +71,17 @@ def _zero(config: Config) -> tuple[Convention, ...]:
     return registry_conventions(ZERO_AXES, config)
 
 
+#: Every order 0/0 at once: an empty candidate with an empty reference (c = r = 0, outside BLEU's
+#: domain). Only there do an undefined order counted as 1 (``one``: the score is BP = 1) and one left
+#: out (``skip``, or effective order: no weighted order remains, 0) differ; a tool refusing c = 0
+#: or r = 0 answers an error (``zero_length``, searched with it and settled again by FP-EMPTY-*).
+_EVERY_ORDER_UNDEFINED = Diagnostic("c = r = 0: every order 0/0", ([[]], [[[]]]))
+#: The axes FP-UNDEFINED observes.
+UNDEFINED_AXES = ("undefined_precision", "zero_length")
+
+
 def _undefined(config: Config) -> tuple[Convention, ...]:
-    return registry_conventions(("undefined_precision",), config)
+    return registry_conventions(UNDEFINED_AXES, config)
 
 
 #: Where a smoothing parameter is looked for: far beyond any value in use (sacrebleu's floor
@@ -152,7 +161,7 @@ UNDEFINED = Point(
     "FP-UNDEFINED",
     ("EC-003",),
     "what does an order without n-grams give (effective order)?",
-    _UNDEFINED,
+    (*_UNDEFINED, _EVERY_ORDER_UNDEFINED),
     _undefined,
-    axes=("undefined_precision",),
+    axes=UNDEFINED_AXES,
 )
