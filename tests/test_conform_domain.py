@@ -195,16 +195,23 @@ def test_an_early_return_before_a_sentinel_is_placed_on_both_axes(capsys: pytest
 
 def test_the_case_of_tokens_tells_the_foldings_apart() -> None:
     """FP-CASE by hand: "The Cat sat on the mat today" against the lower-case line, then "Été was
-    hot on the beach today" against "été ...". Folding nothing, "The" and "Cat" miss: p_n = 5/7,
-    4/6, 3/5, 2/4; "Été" misses: 6/7, 5/6, 4/5, 3/4; c = r = 7, BP = 1. ASCII folding mends the
-    first line only (1), Unicode folding both."""
+    hot on the beach today" against "été ...", then the lower-case line against "The Cat ...".
+    Folding nothing, "The" and "Cat" miss: p_n = 5/7, 4/6, 3/5, 2/4; "Été" misses: 6/7, 5/6, 4/5,
+    3/4; c = r = 7, BP = 1. ASCII folding mends the first and third lines only (1), Unicode folding
+    all three. A tool folding its hypotheses only mends the first two and not the third, which no
+    folding of both sides does: no known convention."""
     first = (5 / 7 * 4 / 6 * 3 / 5 * 2 / 4) ** 0.25
     second = (6 / 7 * 5 / 6 * 4 / 5 * 3 / 4) ** 0.25
     point = BY_ID["FP-CASE"]
-    for answers, folding in (((first, second), "none"), ((1.0, second), "ascii"), ((1.0, 1.0), "unicode")):
+    for answers, folding in (
+        ((first, second, first), "none"),
+        ((1.0, second, 1.0), "ascii"),
+        ((1.0, 1.0, 1.0), "unicode"),
+    ):
         finding = settle(point, answers, {}, 0.0, IN_FULL)
         assert finding.convention is not None, answers
         assert finding.convention.name == f"case {folding}"
+    assert settle(point, (1.0, 1.0, first), {}, 0.0, IN_FULL).convention is None
 
 
 @pytest.mark.slow

@@ -21,7 +21,7 @@ import os
 import sys
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
@@ -51,6 +51,9 @@ from conformance.runner.skips import SkipRecord
 from conformance.suite.resolution import IN_FULL, Resolution
 
 MAX_TIMEOUTS = 3
+#: A question is given ``--timeout`` once per this many tokens (at least once): the largest
+#: questions (CONF-OPEN's million tokens) take a pure-Python tool tens of seconds.
+TOKENS_PER_TIMEOUT = 50_000
 #: Restarts of a target's process allowed by default (``--max-restarts``): a target that dies on
 #: every question costs a start-up each time; past this, no further question is asked.
 MAX_RESTARTS = 20
@@ -101,6 +104,19 @@ class TargetUnavailableError(Exception):
         self.reason, self.install = reason, install
 
 
+def _size(sentence: Any) -> int:
+    """A sentence's tokens as sent: a token list's length, a line's words."""
+    return sentence.count(" ") + 1 if isinstance(sentence, str) else len(sentence)
+
+
+def _sendable(text: bool) -> Callable[[Any], Any]:
+    """How a hypothesis or reference is sent: a text target gets a token list joined with spaces, or a
+    line given as a string as it is (CONF-OPEN's lines); a token target gets the token list."""
+    if text:
+        return lambda sentence: sentence if isinstance(sentence, str) else " ".join(sentence)
+    return list
+
+
 def decimals(value: float) -> int:
     """The decimals of ``value`` as a target prints it (the shortest text that reads back as it):
     a score rounded to K decimals has at most K (spec CONF-PROTOCOL, ``digits``).
@@ -126,6 +142,8 @@ class Capabilities:
     digits: int | None = None
     #: References per segment it takes: one, same or any (conformance.runner.references).
     references: str = "any"
+    #: Where a question may ask to call it: ``thread``, ``fork`` (the Python harness; CONF-OPEN).
+    contexts: tuple[str, ...] = ()
 
 
 #: Starts the harness so that the working directory cannot shadow it (CONF-ROBUST): ``python -m``
@@ -229,11 +247,13 @@ class ProtocolTarget:
             self._channel.close(encode({"type": "stop"}).encode("utf-8"))
         self._channel = None
 
-    def _ask(self, message: dict[str, Any]) -> dict[str, Any]:
+    def _ask(self, message: dict[str, Any], tokens: int = 0) -> dict[str, Any]:
         """Send one message and read one answer; a new process is greeted first (spec CONF-PROTOCOL).
 
         The greeting waits up to ``startup_timeout`` (imports can be slow), every other answer
-        ``timeout``; a process restarted after a crash or a timeout is greeted again.
+        ``timeout``, once per :data:`TOKENS_PER_TIMEOUT` tokens of the question (a question of
+        real size is given time in proportion: CONF-OPEN); a process restarted after a crash or a
+        timeout is greeted again.
         """
         greeting = message.get("type") == "hello"
         if self._channel is None:
@@ -243,7 +263,8 @@ class ProtocolTarget:
             self._start()
             if not greeting:
                 self._exchange(hello(), self.startup_timeout)
-        return self._exchange(message, self.startup_timeout if greeting else self.timeout)
+        wait = self.timeout * max(1.0, tokens / TOKENS_PER_TIMEOUT)
+        return self._exchange(message, self.startup_timeout if greeting else wait)
 
     def _exchange(self, message: dict[str, Any], wait: float) -> dict[str, Any]:
         channel = self._channel
@@ -295,6 +316,7 @@ class ProtocolTarget:
                 versions={printable(k): printable(v) for k, v in dict(answer.get("versions", {})).items()},
                 digits=answer.get("digits"),
                 references=str(answer.get("references", "any")),
+                contexts=tuple(answer.get("contexts", ())),
             )
         return self._capabilities
 
@@ -309,14 +331,24 @@ class ProtocolTarget:
             self.first_fault.setdefault(kind, detail)
         return TargetFaultError(kind, detail)
 
-    def score(self, level: str, hypotheses: Hypotheses, references: References, raw: bool = False) -> Outcome:
+    def score(
+        self,
+        level: str,
+        hypotheses: Hypotheses,
+        references: References,
+        raw: bool = False,
+        context: str | None = None,
+    ) -> Outcome:
         """Ask one question; every misbehaviour becomes a counted :class:`TargetFaultError`.
 
         ``raw``: the score as the target gave it, unscaled and not range-checked (to find the scale).
+        ``context``: where a Python target is called (``thread``, ``fork``: CONF-OPEN); a target that
+        does not declare it is not asked (a declared skip). A text target is sent each token list
+        joined with spaces, and a line given as a string as it is.
         The input of the first counted fault of each kind is kept in ``first_input``.
         """
         try:
-            return self._score(level, hypotheses, references, raw)
+            return self._score(level, hypotheses, references, raw, context)
         except TargetFaultError as fault:
             if fault.kind in self.first_fault and fault.kind not in self.first_input:
                 self.first_input[fault.kind] = [
@@ -325,10 +357,14 @@ class ProtocolTarget:
                 ]
             raise
 
-    def _score(self, level: str, hypotheses: Hypotheses, references: References, raw: bool) -> Outcome:
+    def _score(
+        self, level: str, hypotheses: Hypotheses, references: References, raw: bool, context: str | None
+    ) -> Outcome:
         caps = self.capabilities
         if level not in caps.levels:
             raise TargetSkippedError(f"no {level} entry point")
+        if context is not None and context not in caps.contexts:
+            raise TargetSkippedError(f"no {context} context (not served by the Python harness)")
         if not takes(self.references, references):
             raise TargetSkippedError(f"it takes {self.references} reference(s) per segment (CONF-PROTOCOL)")
         if self._timeouts >= MAX_TIMEOUTS:
@@ -339,14 +375,17 @@ class ProtocolTarget:
             raise self._not_asked(f"its {self.restarts} restarts were spent (--max-restarts)")
         if self._started is not None and time.monotonic() - self._started > self.time_limit:
             raise self._not_asked(f"the time limit of {self.time_limit:g} s was spent (--time-limit)")
-        text = caps.input == "text"
-        hyps: list[Any] = [" ".join(h) if text else list(h) for h in hypotheses]
-        refs: list[Any] = [[" ".join(r) if text else list(r) for r in rs] for rs in references]
+        sent = _sendable(caps.input == "text")
+        hyps: list[Any] = [sent(h) for h in hypotheses]
+        refs: list[Any] = [[sent(r) for r in rs] for rs in references]
         self._seq += 1
         self.calls += 1
         request = {"type": "score", "seq": self._seq, "level": level, "hypotheses": hyps, "references": refs}
+        if context is not None:
+            request["context"] = context
+        tokens = sum(map(_size, hyps)) + sum(_size(r) for rs in refs for r in rs)
         try:
-            answer = self._ask(request)
+            answer = self._ask(request, tokens)
         except TargetFaultError as fault:
             raise self._fault(fault.kind, fault.detail) from None
         try:
@@ -364,8 +403,8 @@ class ProtocolTarget:
         self._tally_references(references, scored=status != "error")
         if status == "error":
             raise self._fault("error", printable(answer.get("error", ""))[:500])
-        sent = input_digest(hyps, refs)
-        if answer.get("mutated") or answer.get("input_digest", sent) != sent:
+        digest = input_digest(hyps, refs)
+        if answer.get("mutated") or answer.get("input_digest", digest) != digest:
             raise self._fault("mutation", "the target changed its input")
         return self._outcome(answer, raw)
 

@@ -25,6 +25,7 @@ import logging
 import numbers
 import os
 import sys
+import threading
 import warnings
 from argparse import Namespace
 from collections.abc import Callable
@@ -430,14 +431,78 @@ def _is_answer(error: BaseException) -> bool:
     )
 
 
+def _called(served: Served, level: str, hyps: list[Any], refs: list[Any], context: str | None) -> Any:
+    """The target's answer, called where the question asks (spec CONF-OPEN): here; in a worker thread
+    (a target whose configuration lives in thread-local state, or that is not thread-safe); or in a
+    child process forked for the question (a target whose state does not survive a fork). What the
+    target raises is raised here, as the same exception type's name and message."""
+    if context == "thread":
+        box: list[Any] = []
+
+        def run() -> None:
+            try:
+                box.append(("ok", _plain_call(served, level, hyps, refs)))
+            except BaseException as error:  # re-raised in this thread, as the target raised it
+                box.append(("raised", error))
+
+        worker = threading.Thread(target=run, name="bleu-conform-worker")
+        worker.start()
+        worker.join()
+        kind, value = box[0]
+        if kind == "raised":
+            raise value
+        return value
+    if context == "fork":
+        return _in_child(served, level, hyps, refs)
+    return _plain_call(served, level, hyps, refs)
+
+
+def _plain_call(served: Served, level: str, hyps: list[Any], refs: list[Any]) -> Any:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return served.score(level, hyps, refs)
+
+
+class ChildError(Exception):
+    """What the target raised in a child forked for a question, named as it was raised there."""
+
+
+def _in_child(served: Served, level: str, hyps: list[Any], refs: list[Any]) -> Any:
+    """The target called in a child forked for this question; its answer (or what it raised) comes
+    back as JSON through a pipe, and the child ends without touching the protocol's streams."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: compute, report, and leave at once (no clean-up of the parent's state)
+        os.close(read_end)
+        try:
+            result: dict[str, Any] = {"ok": _plain_call(served, level, hyps, refs)}
+        except BaseException as error:
+            result = {"raised": f"{type(error).__name__}: {error}"[:500]}
+        try:
+            payload = encode(result).encode("utf-8")
+        except (TypeError, ValueError):
+            payload = encode({"raised": "the answer is not JSON"}).encode("utf-8")
+        with os.fdopen(write_end, "wb") as pipe:
+            pipe.write(payload)
+        os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as pipe:
+        data = pipe.read()
+    os.waitpid(pid, 0)
+    if not data:
+        raise ChildError("the child forked for the question ended without an answer")
+    result = _loads(data.decode("utf-8"))
+    if "raised" in result:
+        raise ChildError(result["raised"])
+    return result["ok"]
+
+
 def answer(served: Served, request: dict[str, Any], line: str) -> dict[str, Any]:
     """The result message for one score request (``line``: the request as it came)."""
     seq, level = request["seq"], request["level"]
     hyps, refs = request["hypotheses"], request["references"]
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            value = served.score(level, hyps, refs)
+        value = _called(served, level, hyps, refs, request.get("context"))
     except BaseException as error:
         if not _is_answer(error):
             raise
@@ -484,6 +549,8 @@ def serve(served: Served, stdin: TextIO, stdout: TextIO) -> None:
             }
             if served.scale:
                 message["scale"] = served.scale
+            if hasattr(os, "fork"):  # a question may ask for a worker thread or a forked child
+                message["contexts"] = ["thread", "fork"]
         else:
             message = answer(served, request, line)
         stdout.write(encode(message))

@@ -433,8 +433,15 @@ def profile_named(point: Candidate, text: Text) -> str:
         key, inside = _score_key(point.options), _score_key(point.options, domain=False)
     except BleuError:
         return point.name
+    # a token target is given tokens: a profile with the paper's text (none of a tool's tokenizer or
+    # folding) names it first, then any; a text target's profile has its text
+    plain = ("none", "none", "unicode")
+    rows = [row for row in _named_keys() if text in (None, row[3])]
     named = [
-        (name, whole, score) for name, whole, score, named_text in _named_keys() if text in (None, named_text)
+        (n, whole, score) for n, whole, score, named_text in rows if text is not None or named_text == plain
+    ]
+    named += [
+        (n, whole, score) for n, whole, score, named_text in rows if text is None and named_text != plain
     ]
     # equal on every axis first; else inside BLEU's domain, whose choices outside it are acceptable
     # under every expectation (a tool scoring c = 0 as 0 where nmt raises is still nmt's BLEU)

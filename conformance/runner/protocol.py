@@ -13,8 +13,10 @@ JSON lines on the target's standard input and output, one object per line, UTF-8
    ``{"type": "unavailable", "reason": ..., "install": ...}`` when it cannot run here;
 2. for each question the runner sends ``{"type": "score", "seq": N, "level": "corpus" |
    "sentence", "hypotheses": [...], "references": [[...], ...]}`` (one list of references per
-   hypothesis; token lists, or space-joined strings when ``input`` is ``text``; a sentence
-   question has one hypothesis) and the target answers ``{"type": "result", "seq": N,
+   hypothesis; token lists, or lines of text when ``input`` is ``text``; a sentence question has
+   one hypothesis; and, to a target that declares ``"contexts"``, optionally ``"context":
+   "thread" | "fork"``: call the target in a worker thread, or in a child process forked for
+   the question) and the target answers ``{"type": "result", "seq": N,
    "status": "ok", "score": x}`` (optionally ``"statistics": {"matches", "totals",
    "hyp_len", "ref_len"}`` and ``"brevity_penalty"``), ``"status": "skipped"`` with a
    ``reason`` (it does not take this input), or ``"status": "error"`` with an ``error``;
@@ -46,6 +48,9 @@ VERSION = 2
 SUPPORTED_VERSIONS = (1, 2)
 #: The most decimals a target may declare: a double holds 17 significant digits.
 MAX_DIGITS = 17
+#: Where a question may ask a Python target to be called (the harness declares both): in a worker
+#: thread, or in a child process forked for the question (spec CONF-OPEN).
+CONTEXTS = ("thread", "fork")
 SCHEMA_PATH = Path(__file__).with_name("protocol.schema.json")
 
 
@@ -194,6 +199,11 @@ def check_capabilities(answer: dict[str, Any]) -> None:
         problem = "statistics is not a boolean"
     elif answer.get("scale") not in (None, "unit", "percent"):
         problem = "scale is not unit or percent"
+    elif not (
+        isinstance(answer.get("contexts", []), list)
+        and all(context in CONTEXTS for context in answer.get("contexts", []))
+    ):
+        problem = f"contexts is not a list of {', '.join(CONTEXTS)}"
     elif not (
         isinstance(answer.get("versions", {}), dict)
         and all(isinstance(v, str) for v in answer.get("versions", {}).values())

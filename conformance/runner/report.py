@@ -204,6 +204,16 @@ def details(report: TargetReport, markdown: bool) -> str:
         lines.append(
             f"{indent}as well as (agreeing on every input tried): {', '.join(report.verdict.ambiguous)}"
         )
+    if report.verdict is not None:  # what the verdict rests on (CONF-OPEN), every feature included
+        lines.append(f"{indent}rests on: {report.rests_on()}")
+        shown = [
+            f"{row.feature} {row.answered}/{row.asked} answered"
+            + (f" ({row.status})" if row.status != "pass" else "")
+            for row in report.coverage()
+            if not row.not_asked_because
+        ]
+        if shown:
+            lines.append(f"{indent}coverage: {'; '.join(shown)}")
     if report.verdict and report.verdict.unobservable:
         hidden = ", ".join(f"{axis} ({AXIS_SPEC[axis]})" for axis in report.verdict.unobservable)
         lines.append(f"{indent}not observable with the references it takes (CONF-PROTOCOL): {hidden}")

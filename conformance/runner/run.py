@@ -75,11 +75,68 @@ class TargetReport:
             "causes": [
                 {"headline": head.id, "also": [c.id for c in others]} for head, others in causes(self.checks)
             ],
+            "coverage": [row.as_json() for row in self.coverage()],
+            "rests_on": self.rests_on(),
+        }
+
+    def coverage(self) -> list[Coverage]:
+        """CONF-OPEN. Each feature of the open input model: its row, how many questions carried it and
+        how many were answered, or why it was not asked."""
+        return [
+            Coverage(
+                c.id,
+                c.title,
+                c.status,
+                c.asked or 0,
+                c.answered or 0,
+                c.detail if c.status == "n/a" else "",
+            )
+            for c in self.checks
+            if c.family == "open"
+        ]
+
+    def rests_on(self) -> str:
+        """What the verdict rests on, in one line: the battery, the checks, the features asked and
+        those not asked, with why (CONF-OPEN); "" without a verdict."""
+        if self.verdict is None:
+            return ""
+        judged = [c for c in self.checks if c.status != "n/a"]
+        rows = self.coverage()
+        asked = [row.feature for row in rows if not row.not_asked_because]
+        missing = [f"{row.feature} ({row.not_asked_because})" for row in rows if row.not_asked_because]
+        said = (
+            f"{self.verdict.battery} battery questions, {len(judged)} checks run, "
+            f"{len(asked)} of {len(rows)} input features asked"
+        )
+        return said + (f"; not asked: {'; '.join(missing)}" if missing else "")
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """CONF-OPEN. One feature of the open input model as the report's coverage shows it."""
+
+    feature: str
+    statement: str
+    status: str
+    asked: int
+    answered: int
+    not_asked_because: str
+
+    def as_json(self) -> dict[str, Any]:
+        """The row in the JSON report."""
+        return {
+            "feature": self.feature,
+            "statement": self.statement,
+            "status": self.status,
+            "asked": self.asked,
+            "answered": self.answered,
+            "not_asked_because": self.not_asked_because,
         }
 
 
 def _check_json(check: Check) -> dict[str, Any]:
-    data = asdict(check)
+    data = asdict(replace(check, evidence=None))
+    del data["evidence"]
     data["spec_ids"] = list(check.spec_ids)
     data["explained_by"] = list(check.explained_by)
     return data

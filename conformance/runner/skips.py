@@ -39,12 +39,18 @@ FEATURES: tuple[tuple[str, str, str], ...] = (
 Shape = tuple[int, ...]
 
 
+def _tokens(sentence: Sequence[str] | str) -> Sequence[str]:
+    return sentence.split() if isinstance(sentence, str) else sentence
+
+
 def shape(hypotheses: Sequence[Sequence[str]], references: Sequence[Sequence[Sequence[str]]]) -> Shape:
     """CONF-ROBUST. The features of one question, in the order of :data:`FEATURES`.
 
     >>> shape([["a", "bb"], []], [[["a"]], [["é"], []]])
     (2, 2, 1, 2, 2, 2, 1, 1, 1)
     """
+    hypotheses = [_tokens(h) for h in hypotheses]  # a line of text (CONF-OPEN): its words
+    references = [[_tokens(r) for r in rs] for rs in references]
     tokens = [t for h in hypotheses for t in h] + [t for rs in references for r in rs for t in r]
     return (
         len(hypotheses),

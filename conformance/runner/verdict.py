@@ -161,7 +161,10 @@ class Verdict:
         if self.level == VARIANT:
             axes = ", ".join(f"{d.axis}={d.found} ({d.spec}; expected {d.expected})" for d in self.differs)
             like = f" (behaves as {self.point})" if self.point else ""
-            return f"a variant of {self.expected}{like}: {axes or 'differs'}"
+            chosen = ", ".join(f"{d.axis}={d.found}" for d in self.choices)  # accepted: named too
+            return f"a variant of {self.expected}{like}: {axes or 'differs'}" + (
+                f"; accepted: {chosen}" if chosen else ""
+            )
         if self.level == INSUFFICIENT:
             return "insufficient evidence: too few answers to judge " + ", ".join(self.unaccounted)
         axes = "".join(f"; {d.axis}: {d.found} ({d.spec}; expected {d.expected})" for d in self.differs)
@@ -263,7 +266,7 @@ def verdict_of(
             if c.status not in ("pass", "n/a")
         )
 
-    placed = _placed(matched, expectation, unaccounted_by, battery, label=label)
+    placed = _placed(matched, expectation, unaccounted_by, battery, label=label, rows=_row_axes(fingerprint))
     if placed.point is None:
         bugs = _named_bugs(fingerprint)
         open_checks = tuple(bugs) + tuple(
@@ -317,6 +320,20 @@ def _matching_points(expectation: Expectation, fingerprint: Fingerprint, battery
     return matched
 
 
+def _row_axes(fingerprint: Fingerprint) -> dict[str, str]:
+    """The value the fingerprint's rows found on each axis of a point that found a convention (the
+    conventions they add up to): what a placed point, and the label that names it, should agree
+    with (CONF-VERDICT)."""
+    found = Candidate("", dict(fingerprint.config)).axes
+    return {
+        axis: found[axis]
+        for finding in fingerprint.findings
+        if finding.convention is not None and finding.asked
+        for axis in finding.point.axes
+        if axis in found
+    }
+
+
 def _short_of_answers(checks: Sequence[Check]) -> tuple[str, ...]:
     """The checks with insufficient evidence: one short of answers by its ID; one insufficient for
     another reason with it (SKIPPED: the class of the questions the target skipped, CONF-ROBUST)."""
@@ -344,8 +361,11 @@ def _placed(
     battery: Battery,
     *,
     label: str,
+    rows: Mapping[str, str],
 ) -> _Placement:
     """The point among ``matched`` that accounts for every open check: the expected one, else the
+    one that agrees with the fingerprint's rows on most axes (``rows``: a binary32 profile predicts a
+    binary64 target's answers within its tolerance, yet FP-PRECISION found binary64), then the
     nearest (fewest axes changed to a value not acceptable, then fewest changed); conformant
     when every axis the answers show differs only to an acceptable value (reported as a choice),
     a variant otherwise. No such point: not conformant (the caller names the checks)."""
@@ -358,12 +378,13 @@ def _placed(
         return _Placement(found, expected)
     expected_axes = expected.axes
 
-    def rank(c: Candidate) -> tuple[bool, int, int, bool]:
-        # nearest first, a tool's profile before a change of the expected point at the same
-        # distance; the fingerprint's own point after every named one
+    def rank(c: Candidate) -> tuple[int, bool, int, int, bool]:
+        # the rows' values first; nearest then, a tool's profile before a change of the expected
+        # point at the same distance; the fingerprint's own point after every named one
         changed = [(a, v) for a, v in c.axes.items() if v != expected_axes[a]]
         unacceptable = sum(v not in acceptable.get(a, ()) for a, v in changed)
         return (
+            sum(c.axes[a] != v for a, v in rows.items()),
             c.name.startswith(FINGERPRINT_POINT),  # the search may extend it: "... with ..."
             unacceptable,
             len(changed),

@@ -330,12 +330,19 @@ def _remembered(options: Any, corpus: Any) -> Answer:
     )
 
 
-def ask(target: ProtocolTarget, corpus: Corpus, raw: bool = False, level: str | None = None) -> Answer:
+def ask(
+    target: ProtocolTarget,
+    corpus: Corpus,
+    raw: bool = False,
+    level: str | None = None,
+    context: str | None = None,
+) -> Answer:
     """The target's answer: its score, "error", SKIPPED, or "fault:<kind>".
 
     ``level`` None asks a corpus question at the corpus level; a target that declares no corpus
     entry point is asked a one-segment corpus at the sentence level (the same BLEU), and a longer
-    one is not asked (SKIPPED).
+    one is not asked (SKIPPED). ``context``: a Python target called in a worker thread or a forked
+    child (CONF-OPEN).
     """
     if level is None:
         level = "corpus"
@@ -343,7 +350,7 @@ def ask(target: ProtocolTarget, corpus: Corpus, raw: bool = False, level: str | 
             if len(corpus[0]) != 1:
                 return SKIPPED
             level = "sentence"
-    reply = reply_of(target, level, corpus, raw)
+    reply = reply_of(target, level, corpus, raw, context)
     return reply.score if isinstance(reply, Outcome) else reply
 
 
@@ -352,11 +359,13 @@ def ask(target: ProtocolTarget, corpus: Corpus, raw: bool = False, level: str | 
 Reply = Outcome | str
 
 
-def reply_of(target: ProtocolTarget, level: str, corpus: Corpus, raw: bool = False) -> Reply:
+def reply_of(
+    target: ProtocolTarget, level: str, corpus: Corpus, raw: bool = False, context: str | None = None
+) -> Reply:
     """The target's whole answer to ``corpus`` at ``level``, statistics included when it sends them
     (what :func:`ask` reads the score of; the verdict compares statistics too, CONF-VERDICT)."""
     try:
-        return target.score(level, corpus[0], corpus[1], raw=raw)
+        return target.score(level, corpus[0], corpus[1], raw=raw, context=context)
     except TargetSkippedError:
         return SKIPPED
     except TargetFaultError as fault:

@@ -33,6 +33,13 @@ _TEXT = (
         ([words("Été was hot on the beach today")], [[words("été was hot on the beach today")]]),
         "lowercase",
     ),
+    # the capitals on the reference only: a folding of the hypotheses alone (or of the references
+    # alone) answers one of the two lines as a folding of both does, and the other as none does
+    Diagnostic(
+        "capitals in the reference only",
+        ([words("the cat sat on the mat today")], [[words("The Cat sat on the mat today")]]),
+        "lowercase",
+    ),
     Diagnostic(
         "punctuation",
         ([words("the cat sat on the mat today.")], [[words("the cat sat on the mat today .")]]),
@@ -146,6 +153,12 @@ _CASE = (
     Diagnostic(
         "case of tokens beyond ASCII",
         ([words("Été was hot on the beach today")], [[words("été was hot on the beach today")]]),
+    ),
+    # capitals on the reference only: a tool folding one side only answers this line and the first
+    # as no symmetric folding does (CONF-OPEN: transformations of one side)
+    Diagnostic(
+        "capitals in the reference only",
+        ([words("the cat sat on the mat today")], [[words("The Cat sat on the mat today")]]),
     ),
 )
 

@@ -10,9 +10,9 @@ is ``fail`` or ``explained``.
 One family of checks a module, each a class on :class:`~.base.JudgeBase` (the target, its
 fingerprint, the budget, and running a property as a check): :mod:`.fingerprint_rows`,
 :mod:`.invariant_checks`, :mod:`.differential`, :mod:`.vector_checks` (the vectors at the
-target's point, on the differential family), :mod:`.size_checks` (questions of real size, CONF-SIZE) and
-:mod:`.robustness`. :class:`Judge` combines them and runs them in
-report order.
+target's point, on the differential family), :mod:`.size_checks` (questions of real size, CONF-SIZE),
+:mod:`.open_checks` (questions beyond the closed alphabet, CONF-OPEN) and :mod:`.robustness`.
+:class:`Judge` combines them and runs them in report order.
 """
 
 from __future__ import annotations
@@ -23,13 +23,14 @@ from dataclasses import dataclass, replace
 from conformance.runner.judge.base import Check
 from conformance.runner.judge.fingerprint_rows import FingerprintRows
 from conformance.runner.judge.invariant_checks import InvariantChecks
+from conformance.runner.judge.open_checks import OpenChecks
 from conformance.runner.judge.robustness import RobustnessChecks
 from conformance.runner.judge.size_checks import SizeChecks
 from conformance.runner.judge.vector_checks import VectorChecks
 
 
 @dataclass
-class Judge(FingerprintRows, InvariantChecks, VectorChecks, SizeChecks, RobustnessChecks):
+class Judge(FingerprintRows, InvariantChecks, VectorChecks, SizeChecks, OpenChecks, RobustnessChecks):
     """Runs every check on one fingerprinted target: one family of checks a module (spec CONF-JUDGE)."""
 
     def run(
@@ -44,6 +45,7 @@ class Judge(FingerprintRows, InvariantChecks, VectorChecks, SizeChecks, Robustne
             ("vectors", self.vector_checks, True),
             ("differential", self.differential_checks, True),
             ("size", self.size_checks, True),
+            ("open", self.open_checks, True),
             ("robustness", self.robustness_checks, False),
         )
         for family, stage, shown in stages:

@@ -50,6 +50,9 @@ class Check:
     #: A robustness row's kind of fault (``crash``, ``error``, ``out-of-range``...: the client's
     #: FAULT_KINDS), "" for every other row.
     fault: str = ""
+    #: What a row's failure rests on beyond its counterexample, for the verdict to ask again (an
+    #: OPEN-* row's question: its lines or context, spec CONF-OPEN); never in a report.
+    evidence: Any = field(default=None, compare=False, repr=False)
 
 
 #: A check passes only if the target answered at least this share of the questions it was asked

@@ -8,7 +8,8 @@ from hypothesis import assume
 
 from conformance.runner.fingerprint.base import Corpus
 from conformance.runner.judge.base import Check, JudgeBase, corpus_of
-from conformance.suite.invariants import INVARIANTS, PREMISES, Invariant, holds
+from conformance.suite.invariants import INVARIANTS, PREMISES, Invariant, holds, rests_on
+from reference_bleu.conventions.registry import axis_of
 
 #: A corpus with the segment INV-EMPTY-SEGMENT appends (empty candidate, one empty reference):
 #: a point that drops empty references (then has no reference) or refuses empty candidates
@@ -60,10 +61,18 @@ class InvariantChecks(JudgeBase):
             "brevity_penalty": caps.statistics,
             **{premise: premise not in why_not for premise in PREMISES},
         }
+        unknown = self._unknown_axes()
         for invariant in INVARIANTS:
             missing = [need for need in sorted(invariant.needs) if not has.get(need, False)]
             premise = next((why_not[need] for need in missing if need in why_not), "")
-            if missing:
+            resting = sorted({axis_of(f).name for f in rests_on(invariant)} & set(unknown))
+            if resting:  # one unknown behaviour is one headline, not an invariant broken for it too
+                where = ", ".join(
+                    f"{axis} (where {unknown[axis]} found no known convention)" for axis in resting
+                )
+                detail = f"rests on {where}: n/a until that convention is known (CONF-JUDGE)"
+                self.checks.append(Check(invariant.id, invariant.statement, "n/a", detail, (invariant.id,)))
+            elif missing:
                 detail = premise or f"target exposes no {', '.join(missing)}"
                 self.checks.append(Check(invariant.id, invariant.statement, "n/a", detail, (invariant.id,)))
             elif not holds(invariant.id, self.config):
@@ -71,6 +80,15 @@ class InvariantChecks(JudgeBase):
                 self.checks.append(Check(invariant.id, invariant.statement, "n/a", detail, (invariant.id,)))
             else:
                 self.checks.append(self._invariant(invariant))
+
+    def _unknown_axes(self) -> dict[str, str]:
+        """The axes on which a fingerprint point, asked, found no known convention: axis -> point ID."""
+        unknown: dict[str, str] = {}
+        for finding in self.fingerprint.findings:
+            if finding.asked and not finding.unasked and finding.convention is None and not finding.faults:
+                for axis in (*finding.point.axes, *finding.point.text_axes):
+                    unknown.setdefault(axis, finding.point.id)
+        return unknown
 
     def _seen_example(self, example: Any) -> Any:
         """An invariant's example with its corpus as a text target sees it (its tokenizer and case
