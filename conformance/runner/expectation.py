@@ -31,9 +31,9 @@ from reference_bleu.conventions.registry import (
 from reference_bleu.errors import BleuError, BleuOptionError
 
 #: The axes the battery observes on token input (spec CONF-VERDICT): the registry's score and domain
-#: axes with declared values (N and the weights are the paper's in every question), each with the
-#: spec entry that defines it.
-OBSERVED: tuple[Axis, ...] = tuple(a for a in axes_in("score", "domain") if a.field.values)
+#: axes, each with the spec entry that defines it. N and the weights have no declared values: the
+#: fingerprint solves them (FP-WEIGHTS) and the search keeps what it found.
+OBSERVED: tuple[Axis, ...] = axes_in("score", "domain")
 AXIS_SPEC = {axis.name: axis.field.spec_id for axis in OBSERVED}
 #: The axes outside BLEU's domain (spec CONF-VERDICT): what a tool does where the paper defines
 #: nothing (no reference, an empty candidate, c = 0 or r = 0, an empty corpus), with every value.

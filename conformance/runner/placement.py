@@ -139,15 +139,13 @@ def candidates(expectation: Expectation, found: Mapping[str, Any]) -> list[Candi
             found_points.append(Candidate(profile.name, dict(profile.options)))
     # last: where a profile is the same point, the profile's name is the one reported
     found_points.append(Candidate(FINGERPRINT_POINT, dict(found)))
-    unique: dict[tuple[tuple[str, Any], ...], Candidate] = {}
+    unique: dict[Any, Candidate] = {}
     for candidate in found_points:
         try:
-            key = tuple(sorted(candidate.options.items(), key=lambda item: item[0]))
-            hash(key)
             option_axes(candidate.options)
-        except (BleuError, TypeError):
+        except BleuError:
             continue
-        unique.setdefault(key, candidate)
+        unique.setdefault(options_key(candidate.options), candidate)
     return list(unique.values())
 
 

@@ -27,7 +27,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from conformance.runner.client import SCORE_TOLERANCE, ProtocolTarget
-from conformance.runner.fingerprint import aggregation, brevity, domain, ref_length, scale, text, zero
+from conformance.runner.fingerprint import (
+    aggregation,
+    brevity,
+    domain,
+    ref_length,
+    scale,
+    text,
+    weights,
+    zero,
+)
 from conformance.runner.fingerprint.base import (
     BINARY32_TOLERANCE,
     SKIPPED,
@@ -51,6 +60,7 @@ POINTS: tuple[Point, ...] = (
     scale.SCALE,
     text.TEXT,
     text.CASE,
+    weights.WEIGHTS,
     brevity.BREVITY,
     scale.PRECISION,
     ref_length.REF_LENGTH,
