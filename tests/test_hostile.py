@@ -279,6 +279,31 @@ def test_a_signal_to_conform_kills_a_hung_target_and_everything_it_started(
     assert gone(str(pids)) == []
 
 
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="the walk of the process table reads Linux /proc")
+@pytest.mark.parametrize(("name", "code"), [("SIGTERM", 143), ("SIGHUP", 129), ("SIGINT", 130)])
+def test_a_signal_while_the_runner_waits_for_a_slow_answer_ends_the_run(
+    tmp_path: Path, name: str, code: int
+) -> None:
+    """A target that answers in 0.3 s and has started three children: the signal arrives while the
+    runner waits for an answer (question 10 on), and the run ends with 128 + the signal, the target
+    and its three children killed."""
+    pids = tmp_path / "pids"
+    runner = start_runner(pids, "conform", "-q", "--command", f"{HOSTILE} slow-forking {pids}")
+    try:
+        while "0" not in (pids.read_text().split() if pids.exists() else []):  # waiting for an answer now
+            assert runner.poll() is None, runner.communicate()
+            time.sleep(0.05)
+        assert len(set(left_behind(str(pids))) - {runner.pid}) == 4  # the target and its three children
+        runner.send_signal(getattr(signal, name))
+        _, err = runner.communicate(timeout=120)
+    finally:
+        runner.kill()
+        reap(str(pids))
+    assert runner.returncode == code, err
+    assert err.strip().splitlines()[-1].startswith("reference-bleu: interrupted"), err
+    assert gone(str(pids)) == []
+
+
 def test_markup_in_a_targets_name_and_errors_reaches_markdown_as_text(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

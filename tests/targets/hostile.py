@@ -7,7 +7,8 @@ except for its one attack, made on question 3 only (a fault restarts the target,
 enough to show that the run goes on), or on every question for ``skip-all`` (``skip-large``: every
 corpus of more than 4 segments or with a hypothesis of more than 10 tokens). A mode that forks
 writes the pids it started to PIDFILE, so a test can check that none of them survives the run.
-The modes are attacks on the runner (spec CONF-ROBUST), one per defect.
+The modes are attacks on the runner (spec CONF-ROBUST), one per defect; ``slow-forking`` is
+honest but slow (0.3 s an answer) with three children, to be signalled while the runner waits.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ NAME = NAMES.get(MODE, f"hostile-{MODE}")
 
 
 ATTACKED_QUESTION = 3
+#: slow-forking's cue to a test that the runner is waiting for its answers now.
+ANSWERING_QUESTION = 10
 
 
 def send(data: bytes) -> None:
@@ -149,12 +152,26 @@ def attack(message: dict[str, Any], answer: dict[str, Any]) -> None:
         say(ATTACKS.get(MODE, lambda q, a: a)(message, answer))
 
 
+def slow(message: dict[str, Any]) -> None:
+    """The slow modes' wait before an answer; slow-forking's PIDFILE says, from question 10 on,
+    that the runner waits for an answer."""
+    if MODE == "slow":
+        time.sleep(0.2)
+    if MODE == "slow-forking":
+        if message["seq"] == ANSWERING_QUESTION:
+            record(0)
+        time.sleep(0.3)
+
+
 def start() -> None:
     """What a mode does before its first question: record its pid, start its children."""
     if MODE == "exit-each":  # each process answers one question, then exits: a restart per question
         record(os.getpid())
     if MODE in ("fork", "orphan", "hang"):
         sleeper()
+    if MODE == "slow-forking":  # three children, then an answer every 0.3 s
+        for _ in range(3):
+            sleeper()
     if MODE in ("double-fork", "hang"):
         daemon()
 
@@ -197,8 +214,7 @@ def main() -> None:
             continue
         if MODE in DIGITS:
             answer["score"] = DIGITS[MODE][1](answer["score"])
-        if MODE == "slow":
-            time.sleep(0.2)
+        slow(message)
         if MODE == "exit-each" and message["seq"] > 1:
             say(answer)
             os._exit(0)

@@ -10,6 +10,7 @@ import threading
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any, ClassVar
 
 from tests.targets.conform import _score, _statistics, independent_bleu
 
@@ -32,7 +33,9 @@ def unk_never_matches(hyps: Hyps, refs: Refs) -> float:
     """The paper's BLEU, except that ``<unk>`` in a reference never matches (a toolkit's rule: an
     unknown word of the reference is no evidence): the reference's ``<unk>`` is replaced by a token
     no hypothesis holds. Not conformant (OPEN-SPECIAL)."""
-    return independent_bleu(hyps, [[["\x00unk" if t == "<unk>" else t for t in r] for r in rs] for rs in refs])
+    return independent_bleu(
+        hyps, [[["\x00unk" if t == "<unk>" else t for t in r] for r in rs] for rs in refs]
+    )
 
 
 def nfkc_tokens(hyps: Hyps, refs: Refs) -> float:
@@ -143,7 +146,9 @@ def weights_033(hyp: Sequence[str], refs: Sequence[Sequence[str]]) -> float:
     weights = (0.33, 0.33, 0.33, 0.0)
     if not all(m for m, w in zip(stats["matches"], weights, strict=True) if w):
         return 0.0
-    log = sum(w * math.log(m / t) for m, t, w in zip(stats["matches"], stats["totals"], weights, strict=True) if w)
+    log = sum(
+        w * math.log(m / t) for m, t, w in zip(stats["matches"], stats["totals"], weights, strict=True) if w
+    )
     c, r = stats["hyp_len"], stats["ref_len"]
     return (1.0 if c >= r else math.exp(1 - r / c)) * math.exp(log)
 
@@ -151,7 +156,10 @@ def weights_033(hyp: Sequence[str], refs: Sequence[Sequence[str]]) -> float:
 class SentenceWeights033:
     """:func:`weights_033` as a sentence-level adapter (its only entry point)."""
 
-    capabilities = {"name": "sentence BLEU with weights 0.33,0.33,0.33,0", "levels": ["sentence"]}
+    capabilities: ClassVar[dict[str, Any]] = {
+        "name": "sentence BLEU with weights 0.33,0.33,0.33,0",
+        "levels": ["sentence"],
+    }
 
     def sentence(self, hyp: Sequence[str], refs: Sequence[Sequence[str]]) -> float:
         """Sentence BLEU."""
