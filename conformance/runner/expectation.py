@@ -58,8 +58,11 @@ def _assignment_of(field: str, value: str) -> dict[str, Any]:
 
 def one_axis_changes() -> Iterator[tuple[str, dict[str, Any]]]:
     """Every value of every observed axis, as (``axis=value``, the assignment of its fields): the
-    one-axis changes of the expected point that the search tries (the registry's, all of them)."""
+    one-axis changes of the expected point that the search tries (the registry's, all of them).
+    N and the weights have no declared values: FP-WEIGHTS solves them, and the search keeps them."""
     for axis in OBSERVED:
+        if not axis.field.values:
+            continue
         for assignment in axis.assignments():
             yield f"{axis.name}={axis.shown(assignment)}", assignment
 

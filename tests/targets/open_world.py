@@ -167,3 +167,22 @@ class SentenceWeights033:
 
 
 sentence_weights_033 = SentenceWeights033()
+
+
+def undefined_orders_count_one(hyps: Hyps, refs: Refs) -> float:
+    """The paper's BLEU with an order that has no n-gram at all (l_n = 0, 0/0) counted as a precision
+    of 1, its weight 1/4 kept, as code that guards a division with ``if total else 1.0`` writes it:
+    an exact match of two tokens scores 1, and an empty candidate with an empty reference (c = r = 0,
+    every order 0/0) scores 1 with BP 1. A variant of paper: undefined_precision=one."""
+    stats = _statistics(hyps, refs)
+    log = 0.0
+    for m, t in zip(stats["matches"], stats["totals"], strict=True):
+        if t == 0:
+            continue  # log 1
+        if m == 0:
+            return 0.0
+        log += 0.25 * math.log(m / t)
+    c, r = stats["hyp_len"], stats["ref_len"]
+    if c == 0:
+        return 1.0 if r == 0 else 0.0
+    return (1.0 if c >= r else math.exp(1 - r / c)) * math.exp(log)
