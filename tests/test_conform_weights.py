@@ -3,7 +3,7 @@ combines its precisions with, solved from its answers.
 
 The answers come from the reference at a known point (the construction is the oracle: the solver
 must give back the options the answers were made with) and from ``weights_033`` in
-tests/targets/open_world.py, a sentence BLEU written by hand with nltk users' BLEU-3 weights
+tests/targets/open_world.py, a sentence BLEU written by hand with nltk users' 3-gram BLEU weights
 (0.33, 0.33, 0.33, 0), whose sum 0.99 is used as given.
 """
 
@@ -93,7 +93,7 @@ def test_weights_made_by_the_reference_are_solved_back(
 
 
 def test_a_hand_written_sentence_bleu_with_weights_033_is_solved() -> None:
-    """weights_033 (its own arithmetic, not the reference's) is BLEU-3 with weights 0.33 each, unnormalised."""
+    """weights_033 (its own arithmetic, not the reference's) is 3-gram BLEU with weights 0.33 each, unnormalised."""
     answers: list[Answer] = []
     for d in POINT.diagnostics:
         (hyp,), (refs,) = d.corpus
@@ -106,7 +106,7 @@ def test_a_hand_written_sentence_bleu_with_weights_033_is_solved() -> None:
 
 
 def test_rounded_answers_give_the_simplest_weights() -> None:
-    """BLEU-3 printed as a percentage with 2 decimals: least squares on the rounded answers is off by
+    """3-gram BLEU printed as a percentage with 2 decimals: least squares on the rounded answers is off by
     about 1e-4, and 1/3 (not 333/1000) is the simplest fraction that predicts every printed answer."""
     exact = _answers(max_order=3)
     rounded: list[Answer] = [round(100 * a, 2) / 100 for a in exact if isinstance(a, float)]

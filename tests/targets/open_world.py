@@ -72,7 +72,7 @@ _SETTINGS.max_order = 4  # configured when the module is imported: in that threa
 
 def thread_local_config(hyps: Hyps, refs: Refs) -> float:
     """The paper's BLEU with N read from thread-local state set at import: called from another thread,
-    the setting is missing and it falls back to BLEU-2. Not conformant (OPEN-CONTEXT)."""
+    the setting is missing and it falls back to 2-gram BLEU. Not conformant (OPEN-CONTEXT)."""
     n = getattr(_SETTINGS, "max_order", 2)
     stats = _statistics(hyps, refs)
     if not all(stats["matches"][:n]):
@@ -140,7 +140,7 @@ def fewest_references(hyps: Hyps, refs: Refs) -> float:
 
 def weights_033(hyp: Sequence[str], refs: Sequence[Sequence[str]]) -> float:
     """Sentence BLEU with the weights (0.33, 0.33, 0.33, 0) used as given (their sum, 0.99, not
-    renormalised), as a user calling a sentence BLEU with BLEU-3's weights writes it. A variant of
+    renormalised), as a user calling a sentence BLEU with 3-gram BLEU's weights writes it. A variant of
     paper: weights=0.33,0.33,0.33,0 with unnormalized_weights."""
     stats = _statistics([hyp], [refs])
     weights = (0.33, 0.33, 0.33, 0.0)

@@ -34,7 +34,7 @@ from conformance.runner.fingerprint.base import (
 from conformance.suite.resolution import Resolution
 from reference_bleu.formulas.smoothing import SMOOTHING_METHODS
 
-#: Orders the solver allows for (BLEU-N with N up to 6; N = 4 for nltk's methods 5 to 7).
+#: Orders the solver allows for (N-gram BLEU with N up to 6; N = 4 for nltk's methods 5 to 7).
 MOST_ORDERS = 6
 #: The denominators solved weights are written with, the simplest first: the first that predicts every
 #: answer is kept (1/3 rather than 333/1000 from rounded answers; 0.33 is 33/100).
@@ -135,7 +135,7 @@ def _predicted(options: Config, config: Config, corpus: Corpus) -> Answer:
 
 
 def _log_precisions(config: Config, point: Point, smoothing: str) -> list[list[float]] | None:
-    """Each diagnostic's log p̃_n for n = 1 .. N (N = 6, or 4 under a smoothing written for BLEU-4),
+    """Each diagnostic's log p̃_n for n = 1 .. N (N = 6, or 4 under a smoothing written for 4-gram BLEU),
     as the reference computes them under ``smoothing``; None when one is zero or undefined."""
     orders = 4 if SMOOTHING_METHODS[smoothing].needs_last_segment else MOST_ORDERS
     matrix = []
