@@ -33,6 +33,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("reference_bleu.integrations",),
     ("conformance.data", "conformance.peers"),
     ("conformance.suite",),
+    ("conformance.faults",),
     ("conformance.runner",),
     ("reference_bleu.cli",),
     ("reference_bleu", "reference_bleu.__main__", "conformance"),

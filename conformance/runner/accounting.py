@@ -25,7 +25,8 @@ from conformance.suite.resolution import Resolution
 from reference_bleu.errors import BleuError, BleuInputError
 
 
-def _is_corpus(value: Any) -> bool:
+def is_corpus(value: Any) -> bool:
+    """Whether a counterexample is a corpus: (hypotheses, references), one reference list per hypothesis."""
     return (
         isinstance(value, list | tuple)
         and len(value) == 2
@@ -106,8 +107,8 @@ def accounted(
         corpora = [(v.data["hypotheses"], v.data["references"]) for v in load_vectors() if v.scored]
     elif check.fault in ACCOUNTABLE_FAULTS:
         first: Any = (fault_inputs or {}).get(check.fault)
-        corpora = [(list(first[0]), list(first[1]))] if _is_corpus(first) else []
-    elif _is_corpus(check.counterexample) and not check.fault:
+        corpora = [(list(first[0]), list(first[1]))] if is_corpus(first) else []
+    elif is_corpus(check.counterexample) and not check.fault:
         corpora = [(list(check.counterexample[0]), list(check.counterexample[1]))]
     corpora = [seen(c, text) for c in corpora]  # as a text target sees them
     if check.compared == "statistics":  # the statistics too, exactly: a score alone says nothing of r

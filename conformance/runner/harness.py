@@ -33,10 +33,12 @@ from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any, TextIO
 
+from conformance.faults.catalogue import by_id
 from conformance.peers.targets import reference_streams
 from conformance.runner.protocol import PROTOCOL, VERSION, encode, input_digest, loads_json
 from reference_bleu.api import corpus_bleu, sentence_bleu
 from reference_bleu.conventions.options import VERSION as REFERENCE_VERSION
+from reference_bleu.conventions.options import make_options
 from reference_bleu.conventions.registry import BY_NAME, OPTION_FIELDS, canonical
 
 #: Bound before any target is imported: a target that replaces ``json.loads`` later does not
@@ -114,13 +116,18 @@ def _check_params(name: str, params: dict[str, str], known: tuple[str, ...]) -> 
 
 
 def _reference(params: dict[str, str]) -> Served:
-
+    """The reference at any point (its options as parameters); with ``fault=FAULT-ID``, the reference
+    with that fault of the catalogue (spec CONF-DIAGNOSIS): scores only, as the faulty code gives them."""
+    fault = params.pop("fault", None)
     params = {canonical(key, "reference[NAME=VALUE]"): value for key, value in params.items()}
     _check_params("reference", params, OPTION_FIELDS)
     options: dict[str, Any] = {}
     for key, value in params.items():  # each read as the registry's field declares it
         kind = BY_NAME[key].kind
         options[key] = int(value) if kind == "int" else _flag(value) if kind == "flag" else value
+
+    if fault is not None:
+        return _faulty(fault, options)
 
     def score(level: str, hyps: list[Any], refs: list[list[Any]]) -> dict[str, Any]:
         result = (
@@ -148,6 +155,25 @@ def _reference(params: dict[str, str]) -> Served:
         "unit",
         {"reference-bleu": REFERENCE_VERSION},
     )
+
+
+def _faulty(fault: str, options: dict[str, Any]) -> Served:
+    """``reference[fault=FAULT-ID,...]``: the fault's computation at the options (an error where the
+    faulty code raises, which the runner sees as the target's error answer)."""
+    faults = by_id()
+    if fault not in faults:
+        raise HarnessError(f"reference: unknown fault {fault!r}; the catalogue's: {', '.join(faults)}")
+    compute, at = faults[fault].compute, make_options(**options)
+
+    def score(level: str, hyps: list[Any], refs: list[list[Any]]) -> dict[str, Any]:
+        answer = compute(at, hyps, refs)
+        if answer is None:  # the fault says nothing here (c = 0 under a BP fault): the reference's
+            answer = corpus_bleu(hyps, refs, **options).score
+        if not isinstance(answer, float):  # ERROR: where the faulty code raises
+            raise ValueError(f"{fault}: the faulty computation fails here")
+        return {"score": answer}
+
+    return Served(f"reference with {fault}", "tokens", ["corpus", "sentence"], False, score, "unit", {})
 
 
 def _nltk(params: dict[str, str]) -> Served:

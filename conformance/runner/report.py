@@ -200,6 +200,9 @@ def details(report: TargetReport, markdown: bool) -> str:
     if report.runner_error:  # the runner's own bug, not the target's (exit 3): say so, and what it was
         headline = f"the runner failed on this target (exit 3), no verdict: {report.runner_error}"
     title = f"{report.name}: {headline}"
+    if report.verdict and report.verdict.diagnosis:  # which bug (CONF-DIAGNOSIS), first after the title
+        said = report.verdict.diagnosis.lines()
+        lines[:0] = [f"{indent}{said[0]}", *(indent + line for line in said[1:])]
     if report.verdict and report.verdict.ambiguous:
         lines.append(
             f"{indent}as well as (agreeing on every input tried): {', '.join(report.verdict.ambiguous)}"

@@ -42,6 +42,7 @@ from conformance.runner.accounting import (
     same_reply,
 )
 from conformance.runner.client import ProtocolTarget
+from conformance.runner.diagnosis import Diagnosis, diagnose, evidence_of
 from conformance.runner.expectation import (
     FINGERPRINT_POINT,
     TEXT_AXES,
@@ -134,6 +135,8 @@ class Verdict:
     #: The text rule (FP-TEXT's or FP-CASE's convention) found only once the answers were settled
     #: under the placed point: the report's row of that point then passes, saying so.
     settled: str = ""
+    #: Which bug a not-conformant target has (spec CONF-DIAGNOSIS); None for every other verdict.
+    diagnosis: Diagnosis | None = None
 
     def as_json(self) -> dict[str, Any]:
         """The verdict in the JSON report."""
@@ -151,6 +154,7 @@ class Verdict:
             "accounted": list(self.accounted),
             "choices": [d.as_json() for d in self.choices],
             "unobservable": list(self.unobservable),
+            "diagnosis": None if self.diagnosis is None else self.diagnosis.as_json(),
         }
 
     def headline(self) -> str:
@@ -167,6 +171,8 @@ class Verdict:
             )
         if self.level == INSUFFICIENT:
             return "insufficient evidence: too few answers to judge " + ", ".join(self.unaccounted)
+        if self.diagnosis is not None and self.diagnosis.found:
+            return "not conformant: " + self.diagnosis.headline()
         axes = "".join(f"; {d.axis}: {d.found} ({d.spec}; expected {d.expected})" for d in self.differs)
         return "not conformant: " + (", ".join(self.unaccounted) or "no known convention explains it") + axes
 
@@ -219,6 +225,12 @@ def verdict_of(
 
     further = generate_for(target, fingerprint, seed + 1, SEPARATING)
     matched, questions = separate(matched, ask_target, further, tolerance, resolution)
+
+    def diagnosed(found: Verdict) -> Verdict:  # which bug (CONF-DIAGNOSIS), asked only now
+        return replace(
+            found, diagnosis=_diagnosis(target, fingerprint, checks, expectation, battery, seed=seed)
+        )
+
     if not matched and questions:
         unaccounted: tuple[str, ...] = ("SEPARATING-QUESTIONS: no known point predicts the answers",)
         found = Verdict(
@@ -228,7 +240,7 @@ def verdict_of(
             battery=len(battery),
             questions=questions,
         )
-        return finished(found)
+        return finished(diagnosed(found))
 
     replies: dict[str, Reply] = {}
 
@@ -277,7 +289,7 @@ def verdict_of(
         if matched and all(statistics_differ(c) for c in matched):
             open_checks += (STATISTICS_UNACCOUNTED,)
         unaccounted = open_checks or ("no known point predicts its answers",)
-        return finished(replace(placed.verdict, unaccounted=unaccounted, questions=questions))
+        return finished(diagnosed(replace(placed.verdict, unaccounted=unaccounted, questions=questions)))
     point = placed.point
     hidden = unobservable(fingerprint.findings, target.references)
 
@@ -294,6 +306,40 @@ def verdict_of(
         unobservable=hidden,
     )
     return finished(found, point)
+
+
+def _diagnosis(
+    target: ProtocolTarget,
+    fingerprint: Fingerprint,
+    checks: Sequence[Check],
+    expectation: Expectation,
+    battery: Battery,
+    *,
+    seed: int,
+) -> Diagnosis:
+    """CONF-DIAGNOSIS. The catalogue's faults searched alone (at the expected point) and with the
+    conventions the fingerprint found (at its point), on every answer the verdict rests on."""
+    bases = [expectation.candidate]
+    found = Candidate(FINGERPRINT_POINT, dict(fingerprint.config))
+    if found.options != expectation.candidate.options:
+        bases.append(found)
+
+    def ask_target(corpus: Corpus) -> Answer:
+        return ask(target, corpus)
+
+    evidence = evidence_of(
+        list(zip(battery.corpora, battery.answers, strict=True)), checks, ask_target, fingerprint.text
+    )
+    return diagnose(
+        bases,
+        evidence,
+        ask_target,
+        tolerance=fingerprint.tolerance,
+        resolution=fingerprint.resolution,
+        text=fingerprint.text,
+        references=target.references,
+        seed=seed,
+    )
 
 
 def _matching_points(expectation: Expectation, fingerprint: Fingerprint, battery: Battery) -> list[Candidate]:
