@@ -225,7 +225,8 @@ def sentence_bleu(
         result = partial_statistics([(hyp, shared.row_references(list(cells)))], conventions).score()
         return float(getattr(result, field))
 
-    udf = functions.udf(score, types.DoubleType())
+    # A lambda: pyspark reads a function's type hints as a request for a pandas UDF, and warns.
+    udf = functions.udf(lambda hyp, *cells: score(hyp, *cells), types.DoubleType())
     return udf(functions.col(hypothesis), *[functions.col(c) for c in refs])
 
 
