@@ -4,7 +4,7 @@
 system, language pair, domain) on the workers, brings the partials (a few integers each)
 back, adds them in partition order and scores each group once: the statistics and score of
 one ``corpus_bleu`` or ``reference-bleu score`` run on each group. With ``compute=False`` it is
-a lazy ``Delayed``, computed with other results by one ``dask.compute``. :func:`sentence_bleu` is
+a lazy Dask ``Scalar``, computed with other results by one ``dask.compute``. :func:`sentence_bleu` is
 a column of per-row BLEU. Text columns are tokenized on the workers by the profile's text
 conventions (API-TEXT). Needs the extra ``dask`` (``pip install 'reference-bleu[dask]'``).
 """
@@ -42,9 +42,11 @@ def _keyed_rows(
 
 def _partition_count(
     frame: Any, hypothesis: str, references: list[str], by: list[str], conventions: Conventions
-) -> shared.PartitionCount:
-    """What a worker computes: its partition counted as a stream, one partial per group."""
-    return shared.count_partition(_keyed_rows(frame, hypothesis, references, by), conventions)
+) -> Any:
+    """What a worker computes: its partition counted as a stream, one partial per group (a one-cell frame)."""
+    pandas = importlib.import_module("pandas")
+    count = shared.count_partition(_keyed_rows(frame, hypothesis, references, by), conventions)
+    return pandas.DataFrame({"count": [count]})
 
 
 def _workers() -> int:
@@ -91,26 +93,32 @@ def corpus_bleu(
     split on whitespace). Groups come back as a dict keyed by the value of ``by`` (a tuple for
     several columns). Runs on the current Dask scheduler (a ``distributed.Client`` if one is
     active) with ``retries`` (each task's retries, as ``dask.compute`` takes them); with
-    ``compute=False``, returns the result as a ``dask.delayed.Delayed`` to compute with others
-    (``dask.compute(bleu, other, retries=2)``). A bad row's error names its number in the frame.
-    A frame of one partition gives a RuntimeWarning: one worker would count every row.
+    ``compute=False``, returns the result as a lazy Dask ``Scalar`` (a reduction of the frame) to
+    compute with others (``dask.compute(bleu, frame.hyp.count(), retries=2)``). A bad row's
+    error names its number in the frame. A frame of one partition gives a RuntimeWarning: one
+    worker would count every row.
     """
-    dask = _dask()
+    _dask()
     conventions = make_conventions(profile, text=True, **options)
     refs = shared.columns(references, "references")
     keys = [] if by is None else shared.columns(by, "by")
     _warn_one_partition(frame)
-    count = dask.delayed(_partition_count, pure=True)
-    counts = [count(part, hypothesis, refs, keys, conventions) for part in frame.to_delayed()]
-    lazy = dask.delayed(_scored, pure=True)(counts, conventions, by is not None)
+    lazy = frame.reduction(
+        _partition_count,
+        aggregate=_scored,
+        chunk_kwargs={"hypothesis": hypothesis, "references": refs, "by": keys, "conventions": conventions},
+        aggregate_kwargs={"conventions": conventions, "grouped": by is not None},
+        meta=object,
+        split_every=False,  # one aggregation, of every partition's count in partition order
+    )
     if not compute:
         return lazy
     return lazy.compute(**({} if retries is None else {"retries": retries}))
 
 
-def _scored(counts: list[shared.PartitionCount], conventions: Conventions, grouped: bool) -> shared.Grouped:
-    """The last task: the partitions' counts added in partition order and scored once per group."""
-    return shared.results(shared.totals(counts, conventions), conventions, grouped)
+def _scored(counts: Any, conventions: Conventions, grouped: bool) -> shared.Grouped:
+    """The last task: the partitions' counts (a frame, in partition order) added and scored once per group."""
+    return shared.results(shared.totals(counts["count"], conventions), conventions, grouped)
 
 
 def _partition_sentences(
