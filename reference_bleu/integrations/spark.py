@@ -226,7 +226,7 @@ def sentence_bleu(
         return float(getattr(result, field))
 
     # A lambda: pyspark reads a function's type hints as a request for a pandas UDF, and warns.
-    udf = functions.udf(lambda hyp, *cells: score(hyp, *cells), types.DoubleType())
+    udf = functions.udf(lambda hyp, *cells: score(hyp, *cells), types.DoubleType())  # noqa: PLW0108
     return udf(functions.col(hypothesis), *[functions.col(c) for c in refs])
 
 

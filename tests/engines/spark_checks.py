@@ -49,9 +49,9 @@ def run(spark: Any) -> dict[str, Any]:
     rows = records()
     frame = spark.createDataFrame(rows, ["system", "domain", "hyp", "ref"]).repartition(4)
     report: dict[str, Any] = {}
-    grouped = integration.corpus_bleu(frame, "hyp", "ref", by="system", profile="sacrebleu")
+    grouped: Any = integration.corpus_bleu(frame, "hyp", "ref", by="system", profile="sacrebleu")
     report["grouped"] = {name: _result(result) for name, result in grouped.items()}
-    by_two = integration.corpus_bleu(frame, "hyp", ["ref"], by=["system", "domain"], profile="nltk")
+    by_two: Any = integration.corpus_bleu(frame, "hyp", ["ref"], by=["system", "domain"], profile="nltk")
     report["by_two"] = [[name, domain, _result(result)] for (name, domain), result in by_two.items()]
     table = integration.grouped_bleu(frame, "hyp", "ref", "system", profile="sacrebleu")
     report["table_columns"] = table.columns
