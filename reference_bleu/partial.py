@@ -31,6 +31,7 @@ from reference_bleu.errors import BleuError, BleuInputError, BleuOptionError
 from reference_bleu.fast.counts import fast_statistics
 from reference_bleu.formulas.inputs import validate_corpus
 from reference_bleu.formulas.length import Length
+from reference_bleu.formulas.smoothing import SMOOTHING_METHODS
 from reference_bleu.formulas.statistics import MAX_COUNT, Statistics, normal_length
 from reference_bleu.scoring.files import CHUNK_SIZE, Counting
 from reference_bleu.scoring.score import BleuResult, needs_segments, score
@@ -88,6 +89,19 @@ class Conventions:
     def keeps_segments(self) -> bool:
         """Whether scoring reads each segment (macro averaging, nltk's denominators and methods 5-7)."""
         return needs_segments(self.options)
+
+    @property
+    def reads_order(self) -> bool:
+        """Whether the score depends on the segments' order, not only on which they are.
+
+        nltk's methods 5 to 7 read the last segment (SMOOTH-NLTK-5); a mean of sentence scores
+        (EC-009) in a tool's floating-point arithmetic (CONV-ARITH) is summed in order. An engine
+        without an order of its rows (Beam's PCollections) refuses these conventions.
+        """
+        options = self.options
+        return SMOOTHING_METHODS[options.smoothing].needs_last_segment or (
+            options.aggregation == "macro" and options.arithmetic != "exact"
+        )
 
     @property
     def orders(self) -> int:
