@@ -1,4 +1,4 @@
-"""BLEU where the work is spread out: torch.distributed, Dask, Spark, Ray, Beam over partials (spec NUM-PARTIAL).
+"""BLEU where the work is spread out: torch.distributed, Dask, Spark, Ray, Beam (spec NUM-PARTIAL).
 
 Each integration counts its share of the rows into a :class:`~reference_bleu.partial.Partial`,
 adds the partials exactly (integers, never floats) and scores the sum once, so the score is

@@ -12,7 +12,7 @@ methods 5 to 7, a mean of sentence scores in a tool's arithmetic) are refused. N
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 from reference_bleu.errors import BleuOptionError
 from reference_bleu.integrations import rows as shared
@@ -58,7 +58,7 @@ def _conventions(profile: str | None, options: dict[str, Any]) -> Conventions:
     return conventions
 
 
-def _combine_fn_class() -> type:
+def _combine_fn_class() -> Any:
     """The ``CombineFn``, made when first asked for (apache_beam is optional)."""
     beam = shared.optional("apache_beam", "beam")
 
@@ -96,15 +96,11 @@ def _combine_fn_class() -> type:
             accumulator.count()
             return accumulator.partial.score()
 
-    BleuCombineFn.__module__ = __name__
-    BleuCombineFn.__qualname__ = "BleuCombineFn"
-    return cast(type, BleuCombineFn)
+    return BleuCombineFn
 
 
 def __getattr__(name: str) -> Any:
     """``BleuCombineFn``: the class is made on first access (apache_beam is imported then), then kept."""
     if name == "BleuCombineFn":
-        made = _combine_fn_class()
-        globals()[name] = made
-        return made
+        return shared.class_of_engine(globals(), name, _combine_fn_class)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

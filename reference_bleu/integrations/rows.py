@@ -12,10 +12,10 @@ import importlib
 import math
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from reference_bleu.errors import BleuError, BleuInputError, BleuOptionError
-from reference_bleu.partial import Conventions, GroupedCounting, Partial, make_conventions, partial_statistics
+from reference_bleu.partial import Conventions, GroupedCounting, Partial, partial_statistics
 from reference_bleu.scoring.score import BleuResult
 
 #: One column name or several.
@@ -84,11 +84,6 @@ def results(summed: dict[Hashable, Partial], conventions: Conventions, grouped: 
     return {key: part.score() for key, part in summed.items()}
 
 
-#: An engine's counting: (frame, hypothesis column, reference columns, key columns, conventions)
-#: -> each partition's count, in partition order.
-Collect = Callable[[Any, str, list[str], list[str], Conventions], Iterable[PartitionCount]]
-
-
 def optional(name: str, extra: str) -> Any:
     """The module ``name`` of an optional extra, or a BleuOptionError naming the extra."""
     try:
@@ -97,6 +92,19 @@ def optional(name: str, extra: str) -> Any:
         raise BleuOptionError(
             "NUM-PARTIAL", f"{name} is needed: pip install 'reference-bleu[{extra}]'"
         ) from None
+
+
+def class_of_engine(namespace: dict[str, Any], name: str, make: Callable[[], Any]) -> type:
+    """A module's class built on an optional engine (its base class), made when first asked for.
+
+    Kept in the module's ``namespace`` under ``name``, with that module and name, so that it
+    pickles by reference and a saved object finds its class again (Spark ML's loaders, Beam).
+    """
+    if name not in namespace:
+        made = make()
+        made.__module__, made.__qualname__ = namespace["__name__"], name
+        namespace[name] = made
+    return cast(type, namespace[name])
 
 
 def columns(names: str | Sequence[str], what: str) -> list[str]:
@@ -131,20 +139,3 @@ def group_key(cells: Sequence[object]) -> Hashable:
     if not cells:
         return None
     return cells[0] if len(cells) == 1 else tuple(cells)
-
-
-def frame_bleu(
-    collect: Collect,
-    frame: Any,
-    hypothesis: str,
-    references: Columns,
-    *,
-    by: Columns | None = None,
-    profile: str | None = None,
-    **options: Any,
-) -> Grouped:
-    """Corpus BLEU of a dataframe counted by an engine: each group's partials added in order, scored once."""
-    conventions = make_conventions(profile, text=True, **options)
-    refs, keys = columns(references, "references"), [] if by is None else columns(by, "by")
-    summed = totals(collect(frame, hypothesis, refs, keys, conventions), conventions)
-    return results(summed, conventions, by is not None)

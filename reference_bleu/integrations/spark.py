@@ -234,7 +234,7 @@ def sentence_bleu(
 METRICS = ("bleu", "reported")
 
 
-def _evaluator_class() -> type:
+def _evaluator_class() -> Any:
     """Spark ML's evaluator of exact corpus BLEU, made when first asked for (pyspark is optional)."""
     evaluation, util = _module("pyspark.ml.evaluation"), _module("pyspark.ml.util")
     param, shared_params = _module("pyspark.ml.param"), _module("pyspark.ml.param.shared")
@@ -349,17 +349,13 @@ def _evaluator_class() -> type:
         def isLargerBetter(self) -> bool:  # noqa: N802 -- Spark ML's method name
             return True
 
-    BleuEvaluator.__module__ = __name__
-    BleuEvaluator.__qualname__ = "BleuEvaluator"
-    return cast(type, BleuEvaluator)
+    return BleuEvaluator
 
 
 def __getattr__(name: str) -> Any:
     """``BleuEvaluator``: the class is made on first access (pyspark is imported then), then kept."""
     if name == "BleuEvaluator":
-        made = _evaluator_class()
-        globals()[name] = made
-        return made
+        return shared.class_of_engine(globals(), name, _evaluator_class)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
