@@ -27,10 +27,11 @@ from typing import Any
 from reference_bleu.api import TEXT_OPTIONS, split_text_options, text_mode, tokenized_corpus
 from reference_bleu.conventions.options import OPTION_NAMES, BleuOptions
 from reference_bleu.conventions.space import PAPER_TEXT_FIELDS, Point, resolve_point
-from reference_bleu.errors import BleuInputError, BleuOptionError
+from reference_bleu.errors import BleuError, BleuInputError, BleuOptionError
 from reference_bleu.fast.counts import fast_statistics
 from reference_bleu.formulas.inputs import validate_corpus
 from reference_bleu.formulas.length import Length
+from reference_bleu.formulas.smoothing import SMOOTHING_METHODS
 from reference_bleu.formulas.statistics import MAX_COUNT, Statistics, normal_length
 from reference_bleu.scoring.files import CHUNK_SIZE, Counting
 from reference_bleu.scoring.score import BleuResult, needs_segments, score
@@ -88,6 +89,19 @@ class Conventions:
     def keeps_segments(self) -> bool:
         """Whether scoring reads each segment (macro averaging, nltk's denominators and methods 5-7)."""
         return needs_segments(self.options)
+
+    @property
+    def reads_order(self) -> bool:
+        """Whether the score depends on the segments' order, not only on which they are.
+
+        nltk's methods 5 to 7 read the last segment (SMOOTH-NLTK-5); a mean of sentence scores
+        (EC-009) in a tool's floating-point arithmetic (CONV-ARITH) is summed in order. An engine
+        without an order of its rows (Beam's PCollections) refuses these conventions.
+        """
+        options = self.options
+        return SMOOTHING_METHODS[options.smoothing].needs_last_segment or (
+            options.aggregation == "macro" and options.arithmetic != "exact"
+        )
 
     @property
     def orders(self) -> int:
@@ -470,6 +484,38 @@ class _Accumulator:
         )
 
 
+def _count_chunk(into: _Accumulator, chunk: Sequence[tuple[object, object]], start: int) -> None:
+    """Count one chunk of rows (numbered from ``start`` in errors) into ``into`` through NUM-FAST."""
+    conventions = into.conventions
+    options, counting = conventions.options, conventions.counting
+    rules = options.segment_rules
+    keep = conventions.keeps_segments or options.ref_length == "average" or rules.drops_segments
+    hyps = [h for h, _ in chunk]
+    refs = [r for _, r in chunk]
+    if conventions.text:
+        tokens, references = tokenized_corpus(hyps, refs, counting.text, start)
+    else:
+        tokens, references = validate_corpus(  # type: ignore[assignment]
+            hyps, refs, no_reference=options.no_reference, empty_corpus="zero", start=start
+        )
+    counted = fast_statistics(
+        tokens,
+        references,
+        conventions.orders,
+        options.ref_length,
+        rules=rules,
+        keep_segments=keep,
+        start=start,
+    )
+    if keep:
+        for stats in counted:
+            into.add(stats, 1)
+            if into.kept is not None:
+                into.kept.append(stats)
+    else:
+        into.add(counted[0], len(chunk))
+
+
 def partial_statistics(
     rows: Iterable[tuple[object, object]], conventions: Conventions, *, start: int = 0
 ) -> Partial:
@@ -485,56 +531,88 @@ def partial_statistics(
     (1, (4, 2, 1, 0), 4, 7)
     """
     into = _Accumulator(conventions)
-    options, counting = conventions.options, conventions.counting
-    rules = options.segment_rules
-    keep = conventions.keeps_segments or options.ref_length == "average" or rules.drops_segments
     for chunk in _chunks(rows):
-        hyps = [h for h, _ in chunk]
-        refs = [r for _, r in chunk]
-        if conventions.text:
-            tokens, references = tokenized_corpus(hyps, refs, counting.text, start)
-        else:
-            tokens, references = validate_corpus(  # type: ignore[assignment]
-                hyps, refs, no_reference=options.no_reference, empty_corpus="zero", start=start
-            )
-        counted = fast_statistics(
-            tokens,
-            references,
-            conventions.orders,
-            options.ref_length,
-            rules=rules,
-            keep_segments=keep,
-            start=start,
-        )
-        if keep:
-            for stats in counted:
-                into.add(stats, 1)
-                if into.kept is not None:
-                    into.kept.append(stats)
-        else:
-            into.add(counted[0], len(chunk))
+        _count_chunk(into, chunk, start)
         start += len(chunk)
     return into.partial()
 
 
+class GroupedCounting:
+    """NUM-PARTIAL. Keyed rows counted as they stream in: each group's partial, in memory flat in the rows.
+
+    ``add(key, hypothesis, references)`` buffers a row; every CHUNK_SIZE rows (all groups
+    together) each group's buffered rows are counted in one NUM-FAST call and dropped, so memory
+    holds one chunk of rows and one accumulator per group (plus each segment where the
+    conventions keep them), however many rows a partition or a group has. Rows are numbered
+    by their position in the stream, from ``start``: an error names the first bad row so, and
+    ``failed`` holds it (its number, hypothesis and references) for an engine that knows where
+    its stream starts only later (a partition's offset in its frame).
+    """
+
+    def __init__(self, conventions: Conventions, *, start: int = 0) -> None:
+        self.conventions = conventions
+        self.start = start
+        self.rows = 0
+        self.failed: tuple[int, object, object] | None = None
+        self._groups: dict[Hashable, _Accumulator] = {}  # in order of first appearance
+        self._buffer: dict[Hashable, list[tuple[int, object, object]]] = {}
+        self._buffered = 0
+
+    def add(self, key: Hashable, hypothesis: object, references: object) -> None:
+        """Count one row into its group's partial (buffered; counted by the chunk)."""
+        if key not in self._groups:
+            self._groups[key] = _Accumulator(self.conventions)
+        self._buffer.setdefault(key, []).append((self.start + self.rows, hypothesis, references))
+        self.rows += 1
+        self._buffered += 1
+        if self._buffered >= CHUNK_SIZE:
+            self._flush()
+
+    def _flush(self) -> None:
+        try:
+            for key, rows in self._buffer.items():
+                _count_chunk(self._groups[key], [(h, r) for _, h, r in rows], rows[0][0])
+        except BleuError:
+            self._raise_first_bad_row()
+            raise
+        self._buffer.clear()
+        self._buffered = 0
+
+    def _raise_first_bad_row(self) -> None:
+        """The error of the first buffered row, in stream order, that fails alone (its own number)."""
+        buffered = sorted((row for rows in self._buffer.values() for row in rows), key=lambda row: row[0])
+        for number, hypothesis, references in buffered:
+            try:
+                _count_chunk(_Accumulator(self.conventions), [(hypothesis, references)], number)
+            except BleuError:
+                self.failed = (number, hypothesis, references)
+                raise
+
+    def partials(self) -> dict[Hashable, Partial]:
+        """Each group's partial of every row added, in the order the groups first appeared."""
+        self._flush()
+        return {key: into.partial() for key, into in self._groups.items()}
+
+
 def partials_by(
-    rows: Iterable[tuple[Hashable, object, object]], conventions: Conventions
+    rows: Iterable[tuple[Hashable, object, object]], conventions: Conventions, *, start: int = 0
 ) -> dict[Hashable, Partial]:
-    """NUM-PARTIAL. The partial of each group of keyed rows ``(key, hypothesis, references)``.
+    """NUM-PARTIAL. The partial of each group of keyed rows ``(key, hypothesis, references)``, streamed.
 
     What a worker of a distributed engine computes for its share of the rows, grouped by any
     key (system, language pair, domain); the groups' partials from every worker add up to each
-    group's statistics. Rows are numbered within their group in error messages.
+    group's statistics. Memory stays flat in the number of rows (:class:`GroupedCounting`); rows
+    are numbered by their position in ``rows``, from ``start``, in error messages.
 
     >>> parts = partials_by([("a", ["x"], [["x"]]), ("b", ["y"], [["z"]]), ("a", ["x"], [["y"]])],
     ...                     make_conventions(text=False, max_order=1))
     >>> {key: (part.segments, part.matches) for key, part in parts.items()}
     {'a': (2, (1,)), 'b': (1, (0,))}
     """
-    groups: dict[Hashable, list[tuple[object, object]]] = {}
+    counting = GroupedCounting(conventions, start=start)
     for key, hypothesis, references in rows:
-        groups.setdefault(key, []).append((hypothesis, references))
-    return {key: partial_statistics(group, conventions) for key, group in groups.items()}
+        counting.add(key, hypothesis, references)
+    return counting.partials()
 
 
 def indexed_partials(

@@ -7,8 +7,10 @@ tests/test_text_api.py) and ``sentence_bleu`` per row.
 from __future__ import annotations
 
 import importlib
+import warnings
 from collections.abc import Iterator
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,9 +18,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conformance.data import WMT17, read_lines
-from reference_bleu import corpus_bleu, sentence_bleu
+from reference_bleu import BleuInputError, corpus_bleu, sentence_bleu
 
 dd: Any = pytest.importorskip("dask.dataframe", reason="the Dask integration needs the dask extra")
+dask: Any = importlib.import_module("dask")
 pd: Any = importlib.import_module("pandas")
 integration = importlib.import_module("reference_bleu.integrations.dask")
 
@@ -91,6 +94,77 @@ def test_several_reference_columns_and_a_missing_cell() -> None:
     with importlib.import_module("dask").config.set(scheduler="synchronous"):
         result = integration.corpus_bleu(parted, "hyp", ["r1", "r2"], tokenize="none", max_order=1)
     assert (result.matches, result.totals, result.ref_len) == ((4,), (5,), 5)
+
+
+def per_group(results: dict[Any, Any], frame: Any, profile: str) -> None:
+    """Each group's result equals one single-process run on its rows."""
+    assert set(results) == set(frame.system)
+    for name, result in results.items():
+        rows = frame[frame.system == name]
+        whole = corpus_bleu(rows.hyp.tolist(), rows.ref.tolist(), profile=profile)
+        assert result.statistics == whole.statistics
+        assert result.score_decimal == whole.score_decimal
+
+
+def test_a_lazy_result_is_computed_with_other_results() -> None:
+    frame = long_frame(2, 50)
+    parted = dd.from_pandas(frame, npartitions=4)
+    lazy = integration.corpus_bleu(parted, "hyp", "ref", by="system", profile="sacrebleu", compute=False)
+    assert dask.is_dask_collection(lazy)
+    with dask.config.set(scheduler="synchronous"), warnings.catch_warnings():
+        warnings.simplefilter("error")  # no "mixed collections" warning: one graph with the frame's
+        results, rows = dask.compute(lazy, parted.hyp.count())
+    assert rows == 100
+    per_group(results, frame, "sacrebleu")
+
+
+def test_a_bad_row_is_named_by_its_number_in_the_frame() -> None:
+    # Three partitions of ten rows; row 19 (the last of the second) has no hypothesis. Its
+    # position in its partition is 9: the error names 19.
+    hyps = [f"h {k}" if k != 19 else None for k in range(30)]
+    frame = dd.from_pandas(pd.DataFrame({"hyp": hyps, "ref": [f"h {k}" for k in range(30)]}), npartitions=3)
+    assert frame.map_partitions(len).compute().tolist() == [10, 10, 10]
+    with (
+        dask.config.set(scheduler="synchronous"),
+        pytest.raises(BleuInputError, match=r"^hypothesis 19 is a \w+; with text hypotheses"),
+    ):
+        integration.corpus_bleu(frame, "hyp", "ref", tokenize="13a")
+
+
+def test_one_partition_on_several_workers_gives_a_warning() -> None:
+    frame = dd.from_pandas(long_frame(1, 20), npartitions=1)
+    with (
+        dask.config.set(scheduler="threads", num_workers=2),
+        pytest.warns(RuntimeWarning, match="one partition"),
+    ):
+        integration.corpus_bleu(frame, "hyp", "ref", tokenize="13a")
+    with dask.config.set(scheduler="synchronous"), warnings.catch_warnings():
+        warnings.simplefilter("error")  # one worker: nothing to split for
+        integration.corpus_bleu(frame, "hyp", "ref", tokenize="13a")
+
+
+def flaky_part(where: tuple[str, int]) -> Any:
+    """Rows 20k..20k+19 of two systems' frame; the first attempt at each part fails (a marker file says)."""
+    folder, k = where
+    marker = Path(folder, f"tried-{k}")
+    if not marker.exists():
+        marker.touch()
+        raise ConnectionError(f"part {k}: the first attempt fails")
+    return long_frame(2, 40).iloc[k * 20 : (k + 1) * 20]
+
+
+@pytest.mark.slow
+def test_retries_are_passed_to_the_cluster(cluster: Any, tmp_path: Path) -> None:
+    meta = long_frame(2, 40).iloc[:0]
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+    failing = dd.from_map(flaky_part, [(str(first), k) for k in range(4)], meta=meta)
+    with pytest.raises(ConnectionError, match="the first attempt fails"):
+        integration.corpus_bleu(failing, "hyp", "ref", by="system", profile="sacrebleu")
+    retried = dd.from_map(flaky_part, [(str(second), k) for k in range(4)], meta=meta)
+    results = integration.corpus_bleu(retried, "hyp", "ref", by="system", profile="sacrebleu", retries=1)
+    per_group(results, long_frame(2, 40), "sacrebleu")
 
 
 @pytest.mark.slow
