@@ -3,6 +3,7 @@ real text, every difference a registered divergence (spec 11, DIV-SACREBLEU-TOK-
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 import pytest
@@ -24,11 +25,13 @@ from reference_bleu.text.tokenizers import (
     SGML_TOKENIZERS,
     fast_13a,
     fast_intl,
+    fast_sgml,
     fast_zh,
     fold_case,
     tokenize_13a,
     tokenize_intl,
     tokenize_line,
+    tokenize_sgml,
     tokenize_zh,
 )
 from tests.test_real_data import lines
@@ -160,6 +163,8 @@ FAST_FORMS = [
     ("13a", fast_13a, tokenize_13a),
     ("intl", fast_intl, tokenize_intl),
     ("zh", fast_zh, tokenize_zh),
+    ("13a-sgml", functools.partial(fast_sgml, rules="13a"), functools.partial(tokenize_sgml, rules="13a")),
+    ("intl-sgml", functools.partial(fast_sgml, rules="intl"), functools.partial(tokenize_sgml, rules="intl")),
 ]
 
 
