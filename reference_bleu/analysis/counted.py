@@ -92,7 +92,8 @@ class CountedCorpus:
         self._counts: dict[tuple[Text, int], list[list[Statistics]]] = {}
         self._segments: dict[tuple[Any, ...], list[list[Statistics]]] = {}
         self._alias: dict[Text, Text] = {}
-        self._sums: dict[tuple[int, bool], list[list[Statistics]]] = {}
+        self._sums: dict[tuple[Any, ...], list[list[Statistics]]] = {}
+        self._rules: dict[tuple[Any, ...], list[list[Statistics]]] = {}
         self._shapes: dict[Text, tuple[bool, bool]] = {}
         self._arrays: dict[tuple[int, str], dict[str, Any]] = {}
         self._units: dict[tuple[Any, ...], list[list[tuple[Statistics, LastSegment]]]] = {}
@@ -192,9 +193,10 @@ class CountedCorpus:
     def counts(self, text: Text, orders: int) -> list[list[Statistics]]:
         """Each system's segment statistics under the paper's segment rules (NUM-FAST), counted once
         per distinct tokenization of the files."""
-        hyps, refs = self.tokens(text)
+        self.tokens(text)
         key = (self._alias[text], max(orders, COUNTED_ORDERS))
         if key not in self._counts:
+            hyps, refs = self.tokens(text)
             self.countings += 1
             self._counts[key] = fast_system_statistics(
                 hyps, refs, key[1], "closest", rules=PAPER_RULES, keep_segments=True
@@ -211,20 +213,31 @@ class CountedCorpus:
         """
         key = self._segment_key(text, options)
         if key not in self._segments:
-            _, rules, ref_length, orders = key
-            counted = self.counts(text, orders)
+            orders = options.statistics_orders
+            ruled = self._ruled(text, key)
+            self._segments[key] = [[s.truncated(orders) for s in system] for system in ruled]
+        return self._segments[key]
+
+    def _ruled(self, text: Text, key: tuple[Any, ...]) -> list[list[Statistics]]:
+        """:meth:`segments` at the orders counted (``key``: :meth:`_segment_key`'s); the counts themselves
+        where the rules and the r rule are those they were counted under."""
+        _, rules, ref_length, orders = key
+        counted = self.counts(text, orders)
+        if rules == PAPER_RULES and ref_length == "closest":
+            return counted
+        if key not in self._rules:
             hyps, refs = self.tokens(text)
             out: list[list[Statistics]] = [[] for _ in self.systems]
             for i, _, k, _, r in ruled_segments(hyps, refs, ref_length, rules):
                 s = counted[k][i]
-                out[k].append(Statistics(s.matches[:orders], s.totals[:orders], s.hyp_len, normal_length(r)))
-            self._segments[key] = out
-        return self._segments[key]
+                out[k].append(Statistics(s.matches, s.totals, s.hyp_len, normal_length(r)))
+            self._rules[key] = out
+        return self._rules[key]
 
     def _segment_key(self, text: Text, options: BleuOptions) -> tuple[Any, ...]:
         """What decides :meth:`segments` here: the tokens, the segment rules where some line is empty
         (else they drop and refuse nothing), the r rule where a segment has several references (else r
-        is its one reference's length), the orders."""
+        is its one reference's length), the orders counted."""
         hyps, refs = self.tokens(text)
         alias = self._alias[text]
         if alias not in self._shapes:
@@ -235,18 +248,22 @@ class CountedCorpus:
             alias,
             options.segment_rules if empty else PAPER_RULES,
             options.ref_length if several else "closest",
-            options.statistics_orders,
+            max(options.statistics_orders, COUNTED_ORDERS),
         )
 
     def scored(self, text: Text, options: BleuOptions) -> list[list[Statistics]]:
         """What :func:`score` needs of each system: each segment (macro), else a sum and the last."""
-        segments = self.segments(text, options)
         if options.aggregation == "macro":
-            return segments
-        key = (id(segments), options.denominator == "max1-segment")
-        if key not in self._sums:
-            self._sums[key] = [_sum_and_last(s, options) for s in segments]
-        return self._sums[key]
+            return self.segments(text, options)
+        key = self._segment_key(text, options)
+        sums = (*key, options.statistics_orders, options.denominator == "max1-segment")
+        if sums not in self._sums:
+            orders = options.statistics_orders
+            self._sums[sums] = [
+                [s.truncated(orders) for s in _sum_and_last(system, options)]
+                for system in self._ruled(text, key)
+            ]
+        return self._sums[sums]
 
     def results(self, point: Point) -> list[BleuResult]:
         """Each system's result at ``point`` (a BleuError where the point refuses these files)."""
@@ -270,12 +287,14 @@ class CountedCorpus:
             for k, segments in enumerate(self.scored(point.text, options)):
                 if not segments:
                     out.append(score(point, []).score)
-                elif vector:
-                    out.append(macro_mean(vector_scores(self._arrays_of(segments, options, np), options, np)))
-                else:
+                    continue
+                scores = (
+                    vector_scores(self._arrays_of(segments, options, np), options, np) if vector else None
+                )
+                if scores is None:
                     units = self._scored_units(point.text, options)[k]
                     scores = [unit_score(stats, tail, options) for stats, tail in units]
-                    out.append(scores[0] if len(scores) == 1 else macro_mean(scores))
+                out.append(scores[0] if len(scores) == 1 else macro_mean(scores))
         return out
 
     def _arrays_of(self, segments: list[Statistics], options: BleuOptions, np: Any) -> dict[str, Any]:

@@ -17,6 +17,7 @@ how sure it is (IDENT-OUTPUT).
 
 from __future__ import annotations
 
+import gc
 import itertools
 import json
 import math
@@ -24,6 +25,7 @@ import re
 import textwrap
 import time
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
@@ -33,12 +35,13 @@ from typing import Any
 from reference_bleu.analysis.attribution import reported_value, value_text
 from reference_bleu.analysis.counted import CountedCorpus
 from reference_bleu.analysis.significance import sacrebleu_compute_bleu, sacrebleu_point, sacrebleu_row
-from reference_bleu.conventions.options import Scale
+from reference_bleu.conventions.options import BleuOptions, Scale
 from reference_bleu.conventions.profiles import PROFILES
 from reference_bleu.conventions.registry import TEXT_FIELDS
 from reference_bleu.conventions.space import Point, axes, make_point, named_points, neighbours
 from reference_bleu.errors import BleuError, BleuOptionError
 from reference_bleu.scoring.evaluation import conventional_total
+from reference_bleu.scoring.score import printed
 
 #: The output axis: the reported number's own (its scale and decimals), never searched or counted
 #: as a change. The arithmetic is the base point's (it moves a score by less than 10^-5 relative,
@@ -255,6 +258,26 @@ def identify(
         raise BleuOptionError("IDENT-REPORTED", "give one reported number for each of the first systems")
     if budget < 1:
         raise BleuOptionError("IDENT-SEARCH", f"the budget must be at least 1 point, not {budget}")
+    with _collector_paused():
+        return _identify(corpus, reported, budget)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector paused: the search builds millions of tuples and strings (the
+    tokens of each text convention, the statistics) and no cycle, and the collector's passes over
+    them cost a fifth of the search (ATTR-COST). Restored as it was, whatever happens."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _identify(corpus: CountedCorpus, reported: Sequence[Reported], budget: int) -> Identification:
+    """:func:`identify`'s search, its arguments checked."""
     started = time.process_time()
     first = reported[0]
     factor = 100 if first.scale == "percent" else 1
@@ -263,7 +286,7 @@ def identify(
     refused = 0
     moved: set[str] = set()
     base_values: dict[str, float] = {}
-    found: list[tuple[Point, str, int]] = []
+    found: list[tuple[Point, str, int, list[float]]] = []
     notes: list[str] = []
     for tier, candidate in _candidates(corpus, moved):
         if sum(tried.values()) >= budget:
@@ -277,21 +300,22 @@ def identify(
         seen.add(point.key)
         tried[tier] = tried.get(tier, 0) + 1
         try:
-            estimate = corpus.screen(point)[0] * factor
+            estimates = corpus.screen(point)
         except BleuError:
             refused += 1
             continue
+        estimate = estimates[0] * factor
         if tier == "named" and candidate.name in PROFILES:
             base_values[candidate.name] = estimate
         elif tier == "1-axis" and estimate != base_values.get(candidate.name, estimate):
             moved.update(_changed(candidate, _family(candidate.name)))
         if abs(Fraction(estimate) - first.value) <= _window(point, first):
-            ulps = _prints(corpus, point, reported)
+            ulps = _prints(corpus, point, reported, estimates)
             if ulps is not None:
-                found.append((point, tier, ulps))
+                found.append((point, tier, ulps, estimates))
     if sum(tried.values()) >= budget:
         notes.append(f"the search stopped at its budget of {budget} points (--max-points raises it)")
-    matches = [_match(corpus, point, tier, reported, ulps) for point, tier, ulps in found]
+    matches = [_match(corpus, f, reported) for f in found]
     matches.sort(key=_rank_key)
     return Identification(
         tuple(reported),
@@ -324,27 +348,54 @@ def _changed(point: Point, base: Point, mine: dict[str, str] | None = None) -> l
     return [a for a in mine if a != OUTPUT_AXIS and mine[a] != theirs[a]]
 
 
-def tool_values(corpus: CountedCorpus, point: Point) -> list[float]:
+#: Smoothings whose settling takes a logarithm (methods 4 and 7): the screen takes it at SCREEN_DIGITS,
+#: the scoring pass at its working precision, so their estimate may differ from the point's double.
+_LOGARITHMIC = ("chen-cherry-4", "chen-cherry-7", "nltk-4", "nltk-7")
+
+
+def _replayed(options: BleuOptions) -> bool:
+    """Whether the point's tool is replayed in its own arithmetic: a point sacrebleu computes, on its
+    percent scale."""
+    return options.scale == "percent" and options.aggregation == "micro" and sacrebleu_point(options)
+
+
+def estimate_is_double(options: BleuOptions) -> bool:
+    """ATTR-COST. Whether a point's screened estimate is its reported double itself: a point scored as
+    a whole (micro) in binary64, whose smoothing takes no logarithm, settles and combines exactly as
+    the scoring pass does (the same settling, CONV-ARITH's procedure); a replayed tool aside."""
+    return (
+        options.aggregation == "micro"
+        and options.arithmetic == "binary64"
+        and options.smoothing not in _LOGARITHMIC
+        and not _replayed(options)
+    )
+
+
+def tool_values(corpus: CountedCorpus, point: Point, estimates: Sequence[float] | None = None) -> list[float]:
     """IDENT-MATCH. What the point's tool computes on each system, on the point's scale, as a double:
     sacrebleu's own arithmetic at a point sacrebleu computes (on its percent scale, as
-    ``BLEU.corpus_score(...).score`` and ``score --profile sacrebleu -w`` give it), else the result's
-    ``reported`` number. A BleuError where the point refuses these files."""
-    results = corpus.results(point)
+    ``BLEU.corpus_score(...).score`` and ``score --profile sacrebleu -w`` give it); the screened
+    ``estimates`` (on [0, 1]) where they are the point's double (:func:`estimate_is_double`); else the
+    result's ``reported`` number. A BleuError where the point refuses these files."""
     options = point.options
-    if options.scale == "percent" and options.aggregation == "micro" and sacrebleu_point(options):
-        scored = corpus.scored(point.text, options)
-        totals = [conventional_total(s, options) for s in scored]
+    if _replayed(options):
+        totals = [conventional_total(s, options) for s in corpus.scored(point.text, options)]
         return [sacrebleu_compute_bleu(sacrebleu_row(t, options.max_order), options).score for t in totals]
-    return [r.reported for r in results]
+    if estimates is not None and estimate_is_double(options):
+        factor = 100 if options.scale == "percent" else 1
+        return [e * factor for e in estimates]
+    return [r.reported for r in corpus.results(point)]
 
 
-def _prints(corpus: CountedCorpus, point: Point, reported: Sequence[Reported]) -> int | None:
+def _prints(
+    corpus: CountedCorpus, point: Point, reported: Sequence[Reported], estimates: Sequence[float]
+) -> int | None:
     """IDENT-MATCH. 0 when the point prints every reported number on its system (in its form); for
     numbers printed whole, the largest distance in ulps of a near match; ``None`` otherwise."""
     ulps = 0
     for k, number in enumerate(reported):
         try:
-            value = tool_values(corpus, point if k == 0 else _output(point, number))[k]
+            value = tool_values(corpus, point if k == 0 else _output(point, number), estimates)[k]
         except BleuError:
             return None
         if f"{value:.{number.digits}f}" == number.text:
@@ -361,8 +412,12 @@ def _ulps(value: float, number: Reported) -> int:
     return max(1, round(abs(value - target) / math.ulp(target)))
 
 
-def _match(corpus: CountedCorpus, point: Point, tier: str, reported: Sequence[Reported], ulps: int) -> Match:
-    """IDENT-RANK. The match's nearest named profile, its full values and what it prints on the probes."""
+def _match(
+    corpus: CountedCorpus, found: tuple[Point, str, int, list[float]], reported: Sequence[Reported]
+) -> Match:
+    """IDENT-RANK. The match's nearest named profile, its full values and what it prints on the probes
+    (``found``: the point, its tier, its distance in ulps and its screened estimates)."""
+    point, tier, ulps, estimates = found
     mine = point.axes()
     nearest, theirs = min(
         _named_axes(),
@@ -373,14 +428,15 @@ def _match(corpus: CountedCorpus, point: Point, tier: str, reported: Sequence[Re
     )
     changes = tuple(f"{a}={mine[a]}" for a in mine if a != OUTPUT_AXIS and mine[a] != theirs[a])
     full = Point(point.text, replace(point.options, round_digits=None), point.name)
-    doubles = tool_values(corpus, full)
+    doubles = tool_values(corpus, full, estimates)
     exact = point.options.arithmetic == "exact"
     results = corpus.results(full) if exact else []
     scale = reported[0].scale
     values = tuple(
         reported_value(results[k], scale) if exact else Fraction(doubles[k]) for k in range(len(reported))
     )
-    probes = tuple(r.reported_text for r in corpus.results(point)[len(reported) :])
+    digits = point.options.round_digits
+    probes = tuple(printed(v, digits) for v in tool_values(corpus, point, estimates)[len(reported) :])
     return Match(point, nearest.name, changes, _native(nearest, reported[0]), values, tier, probes, ulps)
 
 

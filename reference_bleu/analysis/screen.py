@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 from reference_bleu.conventions.options import BleuOptions
@@ -40,7 +41,13 @@ VECTOR_SMOOTHINGS = {
     "add-k": "add-k",
     "chen-cherry-2": "add-k",
     "add-one": "add-one",
+    "nltk-4": "nltk-4",
+    "nltk-5": "nltk-5",
+    "nltk-7": "nltk-7",
 }
+#: Smoothings whose orders read each other (nltk's methods 4, 5 and 7): computed where every order of
+#: every unit is defined (nltk's denominator, max(1, l_n), makes them so).
+_CHAINED = ("nltk-4", "nltk-5", "nltk-7")
 
 
 def unit_score(stats: Statistics, tail: LastSegment, options: BleuOptions) -> float:
@@ -67,7 +74,7 @@ def vectorizable(options: BleuOptions) -> bool:
     """Whether :func:`vector_scores` computes the units of a point with these options."""
     return (
         options.smoothing in VECTOR_SMOOTHINGS
-        and options.undefined_precision in ("zero", "skip", "one")
+        and options.undefined_precision in ("zero", "skip", "one", "reweigh-by-length")
         and options.zero_length == "limit"
     )
 
@@ -85,11 +92,12 @@ def segment_arrays(segments: Sequence[Statistics], denominator: str, np: Any) ->
     }
 
 
-def vector_scores(arrays: dict[str, Any], options: BleuOptions, np: Any) -> Any:  # noqa: PLR0912, PLR0915
+def vector_scores(arrays: dict[str, Any], options: BleuOptions, np: Any) -> Any | None:  # noqa: PLR0912, PLR0915
     """ATTR-COST. Every unit's score in binary64 at once: BLEU-EVAL's steps on arrays (EC-016's early
     return, EC-003's undefined orders and effective order, the smoothing, EC-002's zero
     precisions, the BP of EC-017, the combination of CONV-ARITH), for options that
     :func:`vectorizable` accepts. Equal to :func:`unit_score` of each unit within 10^-12 relative.
+    ``None`` where they do not hold (a chained smoothing with an undefined order): one at a time.
     """
     N = options.max_order
     m, lengths, c, r = arrays["m"][:, :N], arrays["l"][:, :N], arrays["c"], arrays["r"]
@@ -110,6 +118,15 @@ def vector_scores(arrays: dict[str, Any], options: BleuOptions, np: Any) -> Any:
         w = np.divide(kept, mass, out=np.zeros_like(kept), where=mass > 0)
     if options.undefined_precision == "skip":
         w = np.where(defined, w, 0.0)
+    uniform = options.weights == (Fraction(1, N),) * N
+    if options.undefined_precision == "reweigh-by-length" and uniform:
+        # nltk's auto_reweigh: weights 1/c on orders 1..c when c < N, where the weights (after the
+        # effective order) are still its default 1/N.
+        still = defined.all(axis=1) if options.effective_order else np.ones(len(c), dtype=bool)
+        short = ((c < N) & still)[:, None]
+        orders = np.arange(1, N + 1)[None, :]
+        reweighed = np.where(orders <= c[:, None], 1.0 / np.where(c > 0, c, 1.0)[:, None], 0.0)
+        w = np.where(short, reweighed, w)
     # Step 2: the smoothing of the defined orders.
     kind = VECTOR_SMOOTHINGS[options.smoothing]
     method = SMOOTHING_METHODS[options.smoothing]
@@ -126,6 +143,14 @@ def vector_scores(arrays: dict[str, Any], options: BleuOptions, np: Any) -> Any:
         p[:, 0] = m[:, 0] / safe[:, 0]
     elif kind == "add-one":
         p = (m + 1) / (safe + 1)
+    elif kind in _CHAINED:
+        if not defined.all():
+            return None
+        if arrays["m"].shape[1] > N:  # the unit's p_{N+1} = m / max(1, l), where order N + 1 was counted
+            following = arrays["m"][:, N] / np.maximum(arrays["l"][:, N], 1.0)
+        else:
+            following = np.zeros_like(c)
+        p = _nltk_chained(kind, m, safe, c=c, following=following, K=value, np=np)
     else:
         p = m / safe
     undefined = 1.0 if options.undefined_precision == "one" else 0.0
@@ -151,6 +176,27 @@ def vector_scores(arrays: dict[str, Any], options: BleuOptions, np: Any) -> Any:
     scores = bp * g
     scores[early | zero.any(axis=1) | ~weighted.any(axis=1)] = 0.0
     return scores
+
+
+def _nltk_chained(kind: str, m: Any, lengths: Any, *, c: Any, following: Any, K: float, np: Any) -> Any:
+    """SMOOTH-NLTK-4 (the i-th zero order: ln(T) / (2^i · K · l_n), T = c > 1), SMOOTH-NLTK-5 (each
+    precision averaged with its neighbours, p'_0 = p_1 + 1, the neighbour past N the unit's p_{N+1})
+    and SMOOTH-NLTK-7 (4, then 5), on arrays."""
+    p = m / lengths
+    if kind in ("nltk-4", "nltk-7"):
+        zeros = np.cumsum(m == 0, axis=1)
+        logs = np.log(np.where(c > 1, c, 2.0))[:, None]
+        smoothed = logs / (np.exp2(zeros) * K * lengths)
+        p = np.where((m == 0) & (c > 1)[:, None], smoothed, p)
+    if kind == "nltk-4":
+        return p
+    neighbours = np.concatenate([p[:, 1:], following[:, None]], axis=1)
+    previous = p[:, 0] + 1
+    out = np.empty_like(p)
+    for n in range(p.shape[1]):
+        previous = (previous + p[:, n] + neighbours[:, n]) / 3
+        out[:, n] = previous
+    return out
 
 
 def _brevity_penalties(c: Any, r: Any, rule: str, np: Any) -> Any:
