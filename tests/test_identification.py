@@ -73,7 +73,7 @@ def test_sacrebleus_full_precision_number_is_reached_and_named_first(lowercase: 
     best = result.matches[0]
     assert best.label == ("sacrebleu[lc=true]" if lowercase else "sacrebleu")
     assert best.exact  # every digit, in sacrebleu's own arithmetic
-    assert most_likely(result).startswith(f"most likely: {best.label} (named profile, every digit)")
+    assert most_likely(result).startswith(f"most likely: {best.label} (named profile, every digit")
 
 
 def test_a_point_in_another_order_of_operations_is_a_near_match_ranked_after() -> None:
@@ -133,7 +133,7 @@ def test_identify_names_sacrebleu_first_for_its_full_precision_numbers(system: s
     assert code == 0
     lines = out.getvalue().splitlines()
     name = "sacrebleu[lc=true]" if lowercase else "sacrebleu"
-    assert lines[0].startswith(f"most likely: {name} (named profile, every digit)"), lines[0]
+    assert lines[0].startswith(f"most likely: {name} (named profile, every digit"), lines[0]
     assert max(len(line) for line in lines) <= WIDTH
 
 

@@ -101,6 +101,13 @@ def test_ascii_folding_is_not_unicode_folding() -> None:
     assert fold_case("ÀB", "unicode") == "àb"
 
 
+@given(st.text(st.characters(), max_size=40))
+def test_ascii_folding_maps_a_to_z_and_nothing_else(text: str) -> None:
+    """TOK-CASE's ascii: A-Z to a-z, every other code point as it is (lone surrogates included)."""
+    expected = "".join(chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in text)
+    assert fold_case(text, "ascii") == expected
+
+
 def test_unknown_tokenizer_or_case_folding_is_a_bleu_error() -> None:
     with pytest.raises(BleuError, match="spec TOK-PIPELINE"):
         tokenize_line("a", "moses")

@@ -60,6 +60,9 @@ SCREEN_DIGITS = 24
 
 Text = tuple[tuple[str, str], ...]
 
+#: The tokenizer whose rules each SGML tokenizer applies after its entity replacements (TOK-SGML).
+_SGML_RULES = {"13a-sgml": "13a", "intl-sgml": "intl"}
+
 
 class CountedCorpus:
     """ATTR-COST. Systems' lines and their references, counted once per text convention.
@@ -152,7 +155,11 @@ class CountedCorpus:
         keywords = dict(text)
         if KERNEL_13A is not None and kernel_13a_folding(**keywords) is not None:
             whole = line_tokenizer(**keywords)
-            return [tuple(whole(line)) for line in self._unique]
+            lines = [tuple(whole(line)) for line in self._unique]
+            # 13a's output is its tokens joined by single spaces: the split rules agree where it is
+            # not empty and the lines end plainly.
+            self._share_split_rules(text, lines, all(lines))
+            return lines
         rule, folding = check_split_rule(keywords["split"]), check_case_folding(keywords["lowercase"])
         after = check_case_order(keywords["case_order"]) == "after"
         tokenize_text = self._tokenizer(keywords["tokenize"])
@@ -171,16 +178,42 @@ class CountedCorpus:
         lines = (
             [tuple(w) for w in words] if rule == "unicode" else [tuple(split_tokens(x, rule)) for x in out]
         )
-        if self._plain_ends and all(w and " ".join(w) == x for w, x in zip(words, out, strict=True)):
+        self._share_split_rules(
+            text, lines, all(w and " ".join(w) == x for w, x in zip(words, out, strict=True))
+        )
+        return lines
+
+    def _share_split_rules(self, text: Text, lines: list[Tokens], joined: bool) -> None:
+        """Keep ``lines`` for the other split rules of ``text`` when they give the same tokens: every
+        tokenizer output is its tokens joined by single spaces (``joined``) and no line has trailing
+        whitespace but its end (so every rule strips the same) (TOK-SPLIT-RULE)."""
+        if self._plain_ends and joined:
+            rule = dict(text)["split"]
             for other in SPLIT_RULES:
                 if other != rule:
                     self._shared[tuple((k, other if k == "split" else v) for k, v in text)] = lines
-        return lines
 
     def _tokenizer(self, name: str) -> Callable[[str], str]:
         """The tokenizer ``name``; 13a's output as the kernel's tokens joined, where it is loaded and the
-        string has no trailing whitespace (the kernel strips it)."""
+        string has no trailing whitespace (the kernel strips it); a SGML tokenizer's as its rules'
+        (13a's, TOK-INTL's), remembered with theirs, on a string with no entity for it to replace
+        and no ``<skipped>`` for 13a to drop (TOK-SGML: the replacements, then the rules)."""
         python = tokenizer(name)
+        if name in _SGML_RULES:
+            rules, outputs = (
+                self._tokenizer(_SGML_RULES[name]),
+                self._outputs.setdefault(_SGML_RULES[name], {}),
+            )
+
+            def sgml(x: str) -> str:
+                if "&" in x or "<skipped>" in x:
+                    return python(x)
+                found = outputs.get(x)
+                if found is None:
+                    found = outputs[x] = rules(x)
+                return found
+
+            return sgml
         kernel = KERNEL_13A
         if name != "13a" or kernel is None:
             return python

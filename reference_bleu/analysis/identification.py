@@ -266,14 +266,18 @@ def identify(
 def _collector_paused() -> Iterator[None]:
     """Python's cyclic garbage collector paused: the search builds millions of tuples and strings (the
     tokens of each text convention, the statistics) and no cycle, and the collector's passes over
-    them cost a fifth of the search (ATTR-COST). Restored as it was, whatever happens."""
+    them cost a fifth of the search (ATTR-COST). Restored as it was, whatever happens; the objects
+    made meanwhile join the oldest generation at once (``gc.freeze`` then ``gc.unfreeze``), so the
+    first pass after the search does not walk them all again."""
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
         if enabled:
+            gc.freeze()
             gc.enable()
+            gc.unfreeze()
 
 
 def _identify(corpus: CountedCorpus, reported: Sequence[Reported], budget: int) -> Identification:
@@ -458,27 +462,29 @@ def _where(m: Match) -> str:
 
 def most_likely(result: Identification) -> str:
     """IDENT-OUTPUT. The first line: the most likely answer and how sure it is: its distance, whether it
-    prints every digit, how many points give its very value, and how many other values print the
-    number as near (what the rows below then separate), within WIDTH columns."""
+    prints every digit, its ties (the other points of its very value, which these files cannot tell
+    apart) and its rivals (other values as near, which more digits would separate), within WIDTH.
+
+    >>> most_likely(Identification((parse_reported("28.3"),), ("s",), (), {}, 0, 0.0, 0, ()))
+    'no point tried prints 28.3 on these files'
+    """
     classes = result.classes()
     if not classes:
         return f"no point tried prints {result.reported[0].text} on these files"
     best = classes[0][0]
     rivals = [c for c in classes[1:] if (c[0].exact, c[0].distance) == (best.exact, best.distance)]
-    line = f"most likely: {best.label} ({_where(best)}, {_how(best)})"
-    parts = []
+    facts = [_where(best), _how(best)]
     if len(classes[0]) > 1:
-        parts.append(f"{_plural(len(classes[0]) - 1, 'more point')} give its value")
+        facts.append(_plural(len(classes[0]) - 1, "tie"))
     if rivals:
-        parts.append(f"{_plural(len(rivals), 'other value')} as near")
-    if not parts:
-        parts.append("no other point as near")
-    for k, part in enumerate(parts):
-        joined = f"{line}{'; ' if k == 0 else ', '}{part}"
-        if len(joined) > WIDTH:
-            break
-        line = joined
-    return line
+        facts.append(_plural(len(rivals), "rival value"))
+    if len(facts) == 2:
+        facts.append("no other point as near")
+    while True:
+        line = f"most likely: {best.label} ({', '.join(facts)})"
+        if len(line) <= WIDTH or len(facts) == 2:
+            return line
+        facts.pop()
 
 
 def ties(result: Identification, names: int | None = None) -> list[str]:

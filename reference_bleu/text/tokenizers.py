@@ -99,11 +99,10 @@ def fold_case(text: str, folding: CaseFolding) -> str:
     if folding == "unicode":
         return text.lower()
     if folding == "ascii":
-        return text.translate(_ASCII_LOWER)
+        # bytes.lower() folds A-Z only; every other code point's UTF-8 bytes are >= 0x80 or not
+        # letters, and a lone surrogate passes through: the string's translation, at C speed.
+        return text.encode("utf-8", "surrogatepass").lower().decode("utf-8", "surrogatepass")
     return text
-
-
-_ASCII_LOWER = {code: code + 32 for code in range(ord("A"), ord("Z") + 1)}
 
 
 def tokenize_none(line: str) -> str:
