@@ -29,11 +29,21 @@ from reference_bleu.scoring.sentences import SentenceCounter, row_scores
 from reference_bleu.text.tokenizers import line_tokenizer
 
 
-def corpus_bleu(hypotheses: Any, references: Any, profile: str | None = None, **options: Any) -> BleuResult:
+def corpus_bleu(
+    hypotheses: Any,
+    references: Any,
+    profile: str | None = None,
+    *,
+    references_layout: str | None = None,
+    **options: Any,
+) -> BleuResult:
     """Corpus BLEU (Papineni et al. 2002, sec. 2.3; spec API): micro-averaged statistics, one BP.
 
     ``hypotheses``: a sequence of token sequences. ``references``: one entry per
-    hypothesis, each a sequence of token sequences. Options (spec API-OPTIONS):
+    hypothesis, each a sequence of token sequences (nltk's layout); with
+    ``references_layout="streams"``, one list per reference stream, each with one reference per
+    hypothesis (sacrebleu's). Lines of text whose references could be read either way are refused
+    unless the layout is named (:func:`reference_sets`, API-TEXT). Options (spec API-OPTIONS):
     ``max_order`` (N), ``weights``, ``ref_length``, ``smoothing``, ``smoothing_value``,
     ``effective_order``, ``zero_precision``, ``undefined_precision``, ``aggregation``,
     ``unnormalized_weights``, and the conventions of real tools (spec chapter 13).
@@ -52,11 +62,14 @@ def corpus_bleu(hypotheses: Any, references: Any, profile: str | None = None, **
     (1.0, (2, 1), (2, 1))
     >>> corpus_bleu([["a", "b", "c"]], [[["a", "b", "d"]]], profile="nltk").score  # (2/3 · 1/2 · 2^-1022 ...)
     1.133422688662942e-154
-    >>> corpus_bleu(["The cat sat."], ["the cat sat ."], tokenize="13a", lowercase="unicode").score
+    >>> corpus_bleu(["The cat sat."], ["the cat sat ."], tokenize="13a", lowercase=True).score
     1.0
     """
     given_text, rest = split_text_options(options)
     point = resolve_point(profile, rest, given_text)
+    if isinstance(hypotheses, Iterator):  # a generator of lines or token lists: read it once
+        hypotheses = list(hypotheses)
+    references = reference_sets(hypotheses, references, references_layout)
     hyps, refs = corpus_tokens(point, hypotheses, references, given_text, named=profile is not None)
     return bleu_at(point, hyps, refs)
 
@@ -132,6 +145,7 @@ def sentence_scores(
     profile: str | None = None,
     *,
     counter: SentenceCounter | None = None,
+    references_layout: str | None = None,
     **options: Any,
 ) -> list[float]:
     """NUM-SENTENCE. ``[sentence_bleu(h, refs, profile, **options).score for h, refs in ...]``, fast.
@@ -139,13 +153,23 @@ def sentence_scores(
     Each row's score is the correctly rounded double of its exact sentence BLEU (NUM-EXACT),
     identical to :func:`sentence_bleu`'s ``score``; the exact path runs only for the rows that
     cannot be decided from integers (``counter`` counts them). Rows are checked as
-    :func:`corpus_bleu` checks a corpus (BLEU-INPUT), so an error names the row.
+    :func:`corpus_bleu` checks a corpus (BLEU-INPUT), so an error names the row. Lines of text
+    and ``references_layout`` as :func:`corpus_bleu` takes them (spec API, API-TEXT).
 
     >>> sentence_scores(["the cat sat".split(), "a dog".split()],
     ...                 [["the cat sat".split()], ["the dog barked".split()]], max_order=1)
     [1.0, 0.3032653298563167]
+    >>> sentence_scores(["The cat sat down.", "A dog ran."], [["the cat sat down ."], ["a dog sat ."]],
+    ...                 tokenize="13a", lowercase=True)  # the second: p_3 = 0/2, so 0
+    [1.0, 0.0]
     """
-    return row_scores(resolve_point(profile, options).options, hypotheses, references, counter)
+    given_text, rest = split_text_options(options)
+    point = resolve_point(profile, rest, given_text)
+    if isinstance(hypotheses, Iterator):
+        hypotheses = list(hypotheses)
+    references = reference_sets(hypotheses, references, references_layout)
+    hyps, refs = corpus_tokens(point, hypotheses, references, given_text, named=profile is not None)
+    return row_scores(point.options, hyps, refs, counter)
 
 
 def score_statistics(segments: Sequence[Statistics], **options: Any) -> BleuResult:
@@ -164,12 +188,87 @@ TEXT_OPTIONS: tuple[str, ...] = tuple(PAPER_TEXT)
 
 
 def split_text_options(options: Mapping[str, Any]) -> tuple[dict[str, str], dict[str, Any]]:
-    """The text options given among ``options`` (TOK-PIPELINE keywords), and the scoring options left."""
+    """The text options given among ``options`` (TOK-PIPELINE keywords), and the scoring options left.
+
+    ``lowercase=True`` is the Unicode folding (``"unicode"``, what sacrebleu's and torchmetrics'
+    ``lowercase=True`` do), ``lowercase=False`` none (API-TEXT).
+
+    >>> split_text_options({"lowercase": True, "max_order": 2})
+    ({'lowercase': 'unicode'}, {'max_order': 2})
+    """
     text = {name: options[name] for name in TEXT_OPTIONS if name in options}
+    if isinstance(text.get("lowercase"), bool):
+        text["lowercase"] = "unicode" if text["lowercase"] else "none"
     for name, value in text.items():
         if not isinstance(value, str):
             raise BleuOptionError("API-TEXT", f"{name} must be a string, got {type(value).__name__}")
     return text, {name: value for name, value in options.items() if name not in TEXT_OPTIONS}
+
+
+#: The layouts of references (API-TEXT): one entry per hypothesis (nltk, torchmetrics, HF evaluate),
+#: or one list per reference stream with one line per hypothesis (sacrebleu).
+REFERENCE_LAYOUTS = ("segments", "streams")
+
+
+def reference_sets(hypotheses: Any, references: Any, layout: str | None) -> Any:
+    """API-TEXT. The references as one entry per hypothesis, from the layout named.
+
+    ``"segments"`` (the default) takes them as they are; ``"streams"`` reads sacrebleu's layout,
+    one list per reference stream, and gives ``list(zip(*streams))`` once every stream has one
+    line per hypothesis. Without a layout named, lines of text whose references read both ways
+    (n >= 2 hypotheses and n lists of n entries: n segments of n references, or n streams) are
+    refused with the keyword that says which: a number is never computed from a guess.
+
+    >>> reference_sets(["a", "b"], [["ref a", "ref b"], ["other a", "other b"]], "streams")
+    [['ref a', 'other a'], ['ref b', 'other b']]
+    >>> reference_sets(["a", "b"], [["ref a", "ref b"], ["other a", "other b"]], None)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    reference_bleu.errors.BleuInputError: references read two ways: 2 hypotheses and 2 lists of 2 ...
+    """
+    if layout is None:
+        if _ambiguous(hypotheses, references):
+            n = len(hypotheses)
+            raise BleuInputError(
+                "API-TEXT",
+                f"references read two ways: {n} hypotheses and {n} lists of {n} lines are {n} segments of "
+                f"{n} references each (nltk, torchmetrics, HF evaluate) or {n} reference streams "
+                "(sacrebleu); name the layout: references_layout='segments' or references_layout='streams'",
+            )
+        return references
+    if layout not in REFERENCE_LAYOUTS:
+        raise BleuOptionError(
+            "API-TEXT", f"references_layout must be 'segments' or 'streams', not {layout!r}"
+        )
+    if layout == "segments":
+        return references
+    if not isinstance(references, Sequence) or isinstance(references, str | bytes):
+        raise BleuInputError("API-TEXT", "with references_layout='streams', references are a list of streams")
+    count = len(hypotheses) if isinstance(hypotheses, Sequence) else None
+    for k, stream in enumerate(references):
+        if not isinstance(stream, Sequence) or isinstance(stream, str | bytes):
+            raise BleuInputError(
+                "API-TEXT",
+                f"reference stream {k} is a {type(stream).__name__}: with references_layout='streams' each "
+                "stream is a list with one reference per hypothesis",
+            )
+        if count is not None and len(stream) != count:
+            raise BleuInputError(
+                "API-TEXT", f"reference stream {k} has {len(stream)} references for {count} hypotheses"
+            )
+    return [list(segment) for segment in zip(*references, strict=True)]
+
+
+def _ambiguous(hypotheses: Any, references: Any) -> bool:
+    """Whether lines of text come with references that read as n segments of n or as n streams."""
+    if not isinstance(hypotheses, Sequence) or isinstance(hypotheses, str) or len(hypotheses) < 2:
+        return False
+    if not is_text(hypotheses) or not isinstance(references, Sequence) or isinstance(references, str):
+        return False
+    n = len(hypotheses)
+    return len(references) == n and all(
+        isinstance(entry, Sequence) and not isinstance(entry, str) and len(entry) == n for entry in references
+    )
 
 
 def is_text(hypotheses: Sequence[object]) -> bool:

@@ -24,7 +24,7 @@ from functools import cached_property
 from itertools import islice
 from typing import Any
 
-from reference_bleu.api import TEXT_OPTIONS, split_text_options, text_mode, tokenized_corpus
+from reference_bleu.api import TEXT_OPTIONS, reference_sets, split_text_options, text_mode, tokenized_corpus
 from reference_bleu.conventions.options import OPTION_NAMES, BleuOptions
 from reference_bleu.conventions.space import PAPER_TEXT_FIELDS, Point, resolve_point
 from reference_bleu.errors import BleuError, BleuInputError, BleuOptionError
@@ -671,7 +671,9 @@ class BLEU:
     Its state is one :class:`Partial` (exact integers, picklable), so chunks, processes and
     machines give the score of one :func:`~reference_bleu.corpus_bleu` call. Options and
     ``profile`` as :func:`~reference_bleu.corpus_bleu`, text options included; each update takes
-    lines of text (under a tokenizer or a profile) or token lists.
+    lines of text (under a tokenizer or a profile) or token lists, and ``references_layout`` as
+    :func:`~reference_bleu.corpus_bleu` does. ``compute_on`` scores one batch alone, leaving the
+    state as it was.
 
     >>> metric = BLEU(tokenize="13a")
     >>> metric.update(["The cat sat."], [["The cat sat."]])
@@ -698,18 +700,32 @@ class BLEU:
             raise BleuInputError("API-TEXT", f"{given} applies to lines of text; the hypotheses are not text")
         return self.token_conventions
 
-    def update(self, hypotheses: object, references: object) -> None:
-        """Count a batch (one entry of ``references`` per hypothesis) into the state."""
-        rows = rows_of(hypotheses, references)
+    def _counted(self, hypotheses: object, references: object, layout: str | None, start: int) -> Partial:
+        """The partial of one batch (rows numbered from ``start``)."""
+        if isinstance(hypotheses, Iterator):
+            hypotheses = list(hypotheses)
+        rows = rows_of(hypotheses, reference_sets(hypotheses, references, layout))
         text = text_mode([h for h, _ in rows], self.named)
+        return partial_statistics(rows, self._conventions(text), start=start)
+
+    def update(self, hypotheses: object, references: object, *, references_layout: str | None = None) -> None:
+        """Count a batch (one entry of ``references`` per hypothesis, or ``references_layout`` named)
+        into the state."""
         seen = 0 if self.state is None else self.state.segments
-        part = partial_statistics(rows, self._conventions(text), start=seen)
+        part = self._counted(hypotheses, references, references_layout, seen)
         self.state = part if self.state is None else self.state + part
 
     def merge(self, other: BLEU) -> None:
-        """Add another metric's state to this one (BleuInputError naming the option that differs)."""
+        """Add another metric's state to this one, once (BleuInputError naming the option that differs).
+
+        A metric merged into itself would count its segments twice: refused.
+        """
         if not isinstance(other, BLEU):
             raise BleuInputError("API-METRIC", f"can merge a BLEU only, not a {type(other).__name__}")
+        if other is self:
+            raise BleuInputError(
+                "API-METRIC", "a metric cannot merge itself: every segment it holds would count twice"
+            )
         if other.state is None:
             return
         self.state = other.state if self.state is None else self.state + other.state
@@ -720,10 +736,12 @@ class BLEU:
             return self.state.score()
         return Partial.zero(self._conventions(self.named)).score()
 
-    def compute_on(self, hypotheses: object, references: object) -> BleuResult:
-        """``update`` then ``compute``: the score with one more batch counted."""
-        self.update(hypotheses, references)
-        return self.compute()
+    def compute_on(
+        self, hypotheses: object, references: object, *, references_layout: str | None = None
+    ) -> BleuResult:
+        """The score of this batch alone, under the metric's conventions; the state is not changed
+        (``update`` adds a batch to it)."""
+        return self._counted(hypotheses, references, references_layout, 0).score()
 
     def reset(self) -> None:
         """Forget everything counted."""

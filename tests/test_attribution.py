@@ -156,6 +156,26 @@ def test_compare_sacrebleu_and_nltk_on_wmt17_adds_up_exactly() -> None:
         assert sum(Fraction(s["contribution"]["exact"]) for s in system["path"]) == difference
 
 
+def test_compare_says_what_each_axis_decides_with_its_spec_id() -> None:
+    """ATTR-OUTPUT: each differing axis in one entry, its spec ID, its meaning and each point's value
+    named as the registry names it, within 100 columns."""
+    out = io.StringIO()
+    with redirect_stdout(out):
+        files = ["-r", str(DATA / "ref.de.xz"), "-i", str(DATA / f"{UEDIN}.xz")]
+        assert main(["compare", "-p", "sacrebleu", "-p", "nltk", *files]) == 0
+    text = out.getvalue()
+    section = text.split("what each axis decides\n")[1].split("\n\n")[0]
+    assert max(len(line) for line in section.splitlines()) <= 100
+    entries = " ".join(section.split()).split(" denominator (")
+    assert entries[0].startswith("tokenize (TOK-PIPELINE): ")
+    assert "sacrebleu: 13a, mteval-v13a's rules" in entries[0]
+    assert "nltk: none, split on whitespace only" in entries[0]
+    assert entries[1].startswith("EC-015): ")
+    assert "nltk: max1-segment, max(1, l_n) per segment" in entries[1]
+    for axis, spec in (("early_return", "EC-016"), ("zero_precision", "EC-002"), ("smoothing", "SMOOTH")):
+        assert f"{axis} ({spec}): " in section
+
+
 def test_compare_prints_what_the_tools_print() -> None:
     from nltk.translate.bleu_score import corpus_bleu as nltk_bleu  # noqa: PLC0415
     from sacrebleu.metrics.bleu import BLEU  # noqa: PLC0415

@@ -153,6 +153,50 @@ def test_mismatched_line_counts_exit_2(paper_files: dict[str, str], tmp_path: Pa
     assert "line counts differ" in line
 
 
+def test_line_count_errors_name_both_files_and_both_counts(tmp_path: Path) -> None:
+    """A hypothesis with one blank line too many: both files and both counts, and the blank line named,
+    not the reference blamed for ending early (CLI-FILES)."""
+    ref, hyp = tmp_path / "ref.txt", tmp_path / "hyp.txt"
+    ref.write_text("a b\nc d\n", encoding="utf-8")
+    hyp.write_text("a b\nc d\n\n", encoding="utf-8")
+    line = one_line_error(run_cli("score", "-r", str(ref), "-i", str(hyp)))
+    assert line == (
+        f"reference-bleu: error: line counts differ: {hyp} has 3, {ref} has 2 lines ({hyp}: the extra lines "
+        "are blank; a blank line at the end?) (spec CLI-FILES)"
+    )
+    hyp.write_text("a b\n", encoding="utf-8")
+    line = one_line_error(run_cli("score", "-r", str(ref), "-i", str(hyp), "-q"))
+    assert (
+        line == f"reference-bleu: error: line counts differ: {hyp} has 1, {ref} has 2 lines (spec CLI-FILES)"
+    )
+
+
+def test_quiet_hides_notes_and_never_a_warning_about_the_data(tmp_path: Path) -> None:
+    """-q hides the note on the paper's defaults, not a warning about the files (CLI-INPUT)."""
+    ref = tmp_path / "ref.txt"
+    ref.write_bytes("\ufeffa b c\n".encode())
+    done = run_cli("score", "-r", str(ref), "-i", str(ref), "-q")
+    assert done.returncode == 0
+    warnings = done.stderr.strip().splitlines()
+    assert len(warnings) == 3  # the mark, read twice (as the hypothesis, as the reference), and itself
+    assert all("byte-order mark" in w for w in warnings[:2])
+    assert "scores itself" in warnings[2]
+    loud = run_cli("score", "-r", str(ref), "-i", str(ref))
+    assert loud.stderr.strip().splitlines()[:3] == warnings
+    assert "note: the paper's defaults" in loud.stderr
+
+
+def test_score_help_fits_100_columns_and_lists_the_refused_flags_in_one_line() -> None:
+    done = run_cli("score", "-h")
+    assert done.returncode == 0
+    lines = done.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 100
+    assert len(lines) < 150
+    refused = [line for line in lines if "--test-set/-t" in line]
+    assert len(refused) == 1
+    assert "spm" not in done.stdout  # a tokenizer that is refused is not offered
+
+
 def test_non_utf8_input_exits_2(tmp_path: Path) -> None:
     bad = tmp_path / "bad.txt"
     bad.write_bytes(b"caf\xe9\n")

@@ -3,9 +3,11 @@
 
 The oracle is sacrebleu's own command line (``python -m sacrebleu``, seed 12345 from
 SACREBLEU_SEED, its default) run on the shipped WMT17 data with the same flags; both programs
-run as processes with the same environment, and their standard outputs are compared as bytes:
-JSON objects and lists, text lines, ``-b``, several systems, tables, confidence intervals and
-paired tests with their legend, sentence scores, short signatures, MeCab tokenizers.
+run as processes with the same environment, and their standard outputs and standard errors are
+compared as bytes: JSON objects and lists, text lines, ``-b``, several systems, tables,
+confidence intervals and paired tests with their legend and progress lines, sentence scores,
+short signatures, MeCab tokenizers, ``-l``'s tokenizer and advice, the warning about tokenized
+input, ``-q``.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from conformance.data import plain_root
+from reference_bleu.text.tokenizers import tokenize_line
 
 DATA = plain_root() / "wmt17-en-de"  # the shipped test set, decompressed (conformance/data/README.md)
 SYSTEMS = ("hyp.FBK.4870.de", "hyp.KIT.4950.de", "hyp.LMU-nmt-single.4893.de")
@@ -37,8 +40,9 @@ def _has(*modules: str) -> bool:
 
 @pytest.fixture(scope="module")
 def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    """The first 400 segments of three systems and the reference (resampling stays quick), and the
-    first 40 for sentence scores."""
+    """The first 400 segments of three systems and the reference (resampling stays quick), the
+    first 40 for sentence scores, and the first system's 400 lines tokenized by 13a (as a user who
+    forgot to detokenize gives them: most lines end in " .")."""
     folder = tmp_path_factory.mktemp("wmt17-printed")
     paths = {}
     for name in (*SYSTEMS, "ref.de"):
@@ -47,10 +51,14 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
             path = folder / f"{size}.{name}"
             path.write_text("\n".join(lines[:size]) + "\n", encoding="utf-8")
             paths[f"{size}.{name}"] = str(path)
+    lines = (DATA / SYSTEMS[0]).read_text(encoding="utf-8").splitlines()[:400]
+    tokenized = folder / "400.tokenized.de"
+    tokenized.write_text("".join(" ".join(tokenize_line(x, "13a")) + "\n" for x in lines), encoding="utf-8")
+    paths["400.tokenized"] = str(tokenized)
     return paths
 
 
-def _stdout(module: str, args: list[str], env: dict[str, str] | None = None) -> bytes:
+def _run(module: str, args: list[str], env: dict[str, str] | None = None) -> tuple[bytes, bytes]:
     done = subprocess.run(
         [sys.executable, "-m", module, *args],
         capture_output=True,
@@ -59,14 +67,22 @@ def _stdout(module: str, args: list[str], env: dict[str, str] | None = None) -> 
         timeout=600,
     )
     assert done.returncode == 0, (module, args, done.stderr.decode())
-    return done.stdout
+    return done.stdout, done.stderr
+
+
+def _stdout(module: str, args: list[str], env: dict[str, str] | None = None) -> bytes:
+    return _run(module, args, env)[0]
 
 
 def _same(args: list[str]) -> bytes:
-    """sacrebleu's standard output for ``args``, after checking ours is the same bytes."""
-    theirs = _stdout("sacrebleu", args)
-    ours = _stdout("reference_bleu", ["score", "--profile", "sacrebleu", *args])
+    """sacrebleu's standard output for ``args``, after checking ours is the same bytes, and our standard
+    error sacrebleu's (its logger's lines)."""
+    theirs, their_err = _run("sacrebleu", args)
+    ours, our_err = _run("reference_bleu", ["score", "--profile", "sacrebleu", *args])
     assert ours == theirs, f"sacrebleu {' '.join(args)}:\n{theirs.decode()}\n!=\n{ours.decode()}"
+    assert our_err == their_err, (
+        f"sacrebleu {' '.join(args)} on stderr:\n{their_err.decode()}\n!=\n{our_err.decode()}"
+    )
     return theirs
 
 
@@ -206,6 +222,61 @@ def test_ko_mecab_signature(tmp_path: Path) -> None:
     ref.write_text("나는 학교에 간다.\n오늘 날씨가 좋다.\n", encoding="utf-8")
     out = _same([str(ref), "-i", str(hyp), "-tok", "ko-mecab", "-f", "text"])
     assert b"tok:ko-mecab-" in out
+
+
+STDERR = [
+    ["-f", "text"],
+    ["-q", "-f", "text"],
+    ["--force", "-b"],
+    ["-ci", "-cin", "50"],
+]
+
+
+@pytest.mark.parametrize("flags", STDERR, ids=" ".join)
+def test_the_warning_about_tokenized_input_on_stderr(flags: list[str], files: dict[str, str]) -> None:
+    """metrics/base.py:384-399: 100 lines ending in " ." make three warnings (bare under -q, none with
+    --force)."""
+    if "-ci" in flags and importlib.util.find_spec("numpy") is None:
+        pytest.skip("resampling needs the significance extra (numpy)")
+    _same([files["400.ref.de"], "-i", files["400.tokenized"], *flags])
+
+
+@needs_numpy
+@pytest.mark.parametrize(
+    "flags",
+    [["-pbs", "-pbsn", "60"], ["-par", "-parn", "60", "-q"], ["-pbs", "-pbsn", "60", "--force"]],
+    ids=" ".join,
+)
+def test_paired_tests_progress_and_warnings_on_stderr(flags: list[str], files: dict[str, str]) -> None:
+    """significance.py:161-255, 363: sacrebleu's progress lines, each system's check in its turn."""
+    systems = [files[f"400.{SYSTEMS[1]}"], files["400.tokenized"], files[f"400.{SYSTEMS[2]}"]]
+    _same([files["400.ref.de"], "-i", *systems, *flags])
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [["-l", "en-de"], ["-l", "en-zh"], ["-l", "en-zh", "-tok", "13a"], ["-l", "de-ja", "-tok", "char"]],
+    ids=" ".join,
+)
+def test_the_language_pair_chooses_the_tokenizer_as_sacrebleu(
+    flags: list[str], files: dict[str, str]
+) -> None:
+    """sacrebleu.py:321-322 and metrics/bleu.py:184-200: the target language picks zh (ja-mecab,
+    ko-mecab) when -tok is not given, and -tok otherwise gets sacrebleu's advice on stderr."""
+    out = _same([files["400.ref.de"], "-i", files[f"400.{SYSTEMS[0]}"], "-f", "text", *flags])
+    assert (b"tok:zh" in out) == (flags == ["-l", "en-zh"])
+
+
+def test_a_language_pair_without_a_dash_is_one_line(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from reference_bleu.cli.main import main  # noqa: PLC0415
+
+    assert main(["score", files["40.ref.de"], "-i", files[f"40.{SYSTEMS[0]}"], "-l", "de"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [
+        "reference-bleu: error: -l takes a language pair SRC-TRG such as en-de, not 'de' (spec CLI-SACREBLEU-FLAGS)"
+    ]
 
 
 def test_merged_statistics_print_sacrebleus_line_for_the_text_they_were_counted_with(

@@ -3,6 +3,7 @@ real text, every difference a registered divergence (spec 11, DIV-SACREBLEU-TOK-
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 import pytest
@@ -24,11 +25,13 @@ from reference_bleu.text.tokenizers import (
     SGML_TOKENIZERS,
     fast_13a,
     fast_intl,
+    fast_sgml,
     fast_zh,
     fold_case,
     tokenize_13a,
     tokenize_intl,
     tokenize_line,
+    tokenize_sgml,
     tokenize_zh,
 )
 from tests.test_real_data import lines
@@ -98,6 +101,13 @@ def test_ascii_folding_is_not_unicode_folding() -> None:
     assert fold_case("ÀB", "unicode") == "àb"
 
 
+@given(st.text(st.characters(), max_size=40))
+def test_ascii_folding_maps_a_to_z_and_nothing_else(text: str) -> None:
+    """TOK-CASE's ascii: A-Z to a-z, every other code point as it is (lone surrogates included)."""
+    expected = "".join(chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in text)
+    assert fold_case(text, "ascii") == expected
+
+
 def test_unknown_tokenizer_or_case_folding_is_a_bleu_error() -> None:
     with pytest.raises(BleuError, match="spec TOK-PIPELINE"):
         tokenize_line("a", "moses")
@@ -160,6 +170,8 @@ FAST_FORMS = [
     ("13a", fast_13a, tokenize_13a),
     ("intl", fast_intl, tokenize_intl),
     ("zh", fast_zh, tokenize_zh),
+    ("13a-sgml", functools.partial(fast_sgml, rules="13a"), functools.partial(tokenize_sgml, rules="13a")),
+    ("intl-sgml", functools.partial(fast_sgml, rules="intl"), functools.partial(tokenize_sgml, rules="intl")),
 ]
 
 

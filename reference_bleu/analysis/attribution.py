@@ -15,6 +15,7 @@ add up to the difference exactly.
 from __future__ import annotations
 
 import json
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -23,6 +24,7 @@ from math import factorial, floor
 from typing import Any
 
 from reference_bleu.analysis.counted import CountedCorpus
+from reference_bleu.conventions.registry import AXES
 from reference_bleu.conventions.space import Point, axes, differing_fields, field_axes, make_point, mixed
 from reference_bleu.errors import BleuError, BleuOptionError
 from reference_bleu.scoring.score import BleuResult
@@ -341,7 +343,17 @@ def to_json(c: Comparison, digits: int) -> dict[str, Any]:
         "a": {"name": c.a.name, "axes": c.a.axes()},
         "b": {"name": c.b.name, "axes": c.b.axes()},
         "scale": c.scale,
-        "axes": [{"axis": p.name, "fields": list(p.fields), "a": p.before, "b": p.after} for p in c.players],
+        "axes": [
+            {
+                "axis": p.name,
+                "fields": list(p.fields),
+                "a": p.before,
+                "b": p.after,
+                "spec": [AXES[axis].field.spec_id for axis in p.axes],
+                "meaning": [axis_meaning(axis, c.a, c.b) for axis in p.axes],
+            }
+            for p in c.players
+        ],
         "path_order": [p.name for p in c.players],
         "merged": list(c.merged),
         "mixtures": c.mixtures,
@@ -365,6 +377,16 @@ def render(c: Comparison, fmt: str = "text", digits: int = 4) -> str:
     head = ["axis", c.a.name, c.b.name]
     rows = [[p.name, p.before, p.after] for p in c.players]
     lines += _table(head, rows, md)
+    lines.append("")
+    lines.append(f"{'### ' if md else ''}what each axis decides")
+    for player in c.players:
+        for axis in player.axes:
+            text = axis_meaning(axis, c.a, c.b)
+            lines += (
+                [f"- {text}"]
+                if md
+                else textwrap.wrap(text, 100, initial_indent="  ", subsequent_indent="    ")
+            )
     for note in c.merged:
         lines.append(f"note: {note} (spec ATTR-INVALID)")
     for s, name in enumerate(c.systems):
@@ -406,6 +428,19 @@ def render(c: Comparison, fmt: str = "text", digits: int = 4) -> str:
             previous = order
         lines += _table(["after", "ranking", ""], rows, md)
     return "\n".join(lines)
+
+
+def axis_meaning(axis: str, a: Point, b: Point) -> str:
+    """ATTR-OUTPUT. An axis in one line: its name and spec ID, what it decides, and what each point's
+    value means (the registry's words, one name per value)."""
+    field = AXES[axis].field
+    text = f"{axis} ({field.spec_id}): {field.meaning}"
+    for label, point in ((a.name or "A", a), (b.name or "B", b)):
+        value = point.fields[field.name]
+        meaning = field.values.get(str(value)) if isinstance(value, str) else None
+        if meaning:
+            text += f"; {label}: {value}, {meaning}"
+    return text
 
 
 def _table(head: list[str], rows: list[list[str]], md: bool) -> list[str]:

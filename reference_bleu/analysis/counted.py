@@ -17,29 +17,51 @@ Lines are held in memory (a comparison or an identification reads a test set, no
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
-from dataclasses import replace
-from decimal import Context, Decimal, localcontext
+from decimal import Context, localcontext
 from typing import Any
 
+from reference_bleu.analysis.screen import (
+    macro_mean,
+    numpy_module,
+    segment_arrays,
+    unit_score,
+    vector_scores,
+    vectorizable,
+)
 from reference_bleu.conventions.options import BleuOptions
 from reference_bleu.conventions.space import Point
 from reference_bleu.errors import BleuInputError
 from reference_bleu.fast.counts import fast_system_statistics, ruled_segments
 from reference_bleu.formulas.inputs import PAPER_RULES, Tokens
-from reference_bleu.formulas.statistics import Statistics, corpus_statistics, normal_length
-from reference_bleu.scoring.evaluation import evaluate, macro_average
+from reference_bleu.formulas.length import effective_reference_length
+from reference_bleu.formulas.smoothing import LastSegment
+from reference_bleu.formulas.statistics import Statistics, normal_length
 from reference_bleu.scoring.files import Reading, Source, parallel_lines
 from reference_bleu.scoring.score import BleuResult, score, scored_units
-from reference_bleu.text.tokenizers import tokenize_line
+from reference_bleu.text.tokenizers import (
+    KERNEL_13A,
+    SPLIT_RULES,
+    check_case_folding,
+    check_case_order,
+    check_split_rule,
+    fold_case,
+    kernel_13a_folding,
+    line_tokenizer,
+    split_tokens,
+    tokenizer,
+)
 
 #: Orders counted at least: N = 4 and the N + 1 that smoothing methods 5 and 7 read.
 COUNTED_ORDERS = 5
-#: Significant digits of a screening evaluation (ATTR-COST): enough to tell any printed digit.
+#: Significant digits of the logarithms a screen's smoothing takes (methods 4 and 7; ATTR-COST).
 SCREEN_DIGITS = 24
 
 Text = tuple[tuple[str, str], ...]
+
+#: The tokenizer whose rules each SGML tokenizer applies after its entity replacements (TOK-SGML).
+_SGML_RULES = {"13a-sgml": "13a", "intl-sgml": "intl"}
 
 
 class CountedCorpus:
@@ -59,11 +81,27 @@ class CountedCorpus:
         self.systems = [list(s) for s in systems]
         self.references = [list(r) for r in references]
         self.names = list(names)
+        distinct: dict[str, int] = {}
+        self._hyp_index = [[distinct.setdefault(line, len(distinct)) for line in s] for s in self.systems]
+        self._ref_index = [[distinct.setdefault(line, len(distinct)) for line in r] for r in self.references]
+        #: Each distinct line once: a text convention tokenizes each once.
+        self._unique = list(distinct)
+        self._lines: dict[Text, list[Tokens]] = {}
+        #: Tokens known before a convention is asked for (the split rules that give the same).
+        self._shared: dict[Text, list[Tokens]] = {}
+        #: No line has trailing whitespace but its end: every split rule strips the same.
+        self._plain_ends = all(line.rstrip() == line.rstrip("\r\n") for line in self._unique)
         self._tokens: dict[Text, tuple[list[list[Tokens]], list[list[Tokens]]]] = {}
         self._counts: dict[tuple[Text, int], list[list[Statistics]]] = {}
         self._segments: dict[tuple[Any, ...], list[list[Statistics]]] = {}
         self._alias: dict[Text, Text] = {}
-        self._sums: dict[tuple[int, bool], list[list[Statistics]]] = {}
+        self._sums: dict[tuple[Any, ...], list[list[Statistics]]] = {}
+        self._rules: dict[tuple[Any, ...], list[list[Statistics]]] = {}
+        self._shapes: dict[Text, tuple[bool, bool]] = {}
+        self._arrays: dict[tuple[int, str], dict[str, Any]] = {}
+        self._units: dict[tuple[Any, ...], list[list[tuple[Statistics, LastSegment]]]] = {}
+        #: Each tokenizer's output on each string it was given (TOK-PIPELINE, before the split).
+        self._outputs: dict[str, dict[str, str]] = {}
         #: Distinct tokenizations counted so far (each text convention costs one tokenization).
         self.countings = 0
 
@@ -86,24 +124,100 @@ class CountedCorpus:
             if same != text:
                 self._tokens[text], self._alias[text] = self.tokens(same), self._alias[same]
         if text not in self._tokens:
-            keywords = dict(text)
-            memo: dict[str, Tokens] = {}
+            lines = self._shared.pop(text, None) or self._line_tokens(text)
+            # Another text convention that gave the very same tokens: its counts serve this one.
+            twin = next((t for t, seen in self._lines.items() if seen == lines), None)
+            if twin is not None:
+                self._tokens[text], self._alias[text] = self._tokens[twin], self._alias[twin]
+            else:
+                self._lines[text], self._alias[text] = lines, text
+                self._tokens[text] = (
+                    [[lines[i] for i in system] for system in self._hyp_index],
+                    [[lines[i] for i in refs] for refs in self._ref_index],
+                )
+        return self._tokens[text]
 
-            def tok(line: str) -> Tokens:
-                found = memo.get(line)
+    def _line_tokens(self, text: Text) -> list[Tokens]:
+        """TOK-PIPELINE: the tokens of each distinct line under one text convention, the tokenizer's
+        output remembered across conventions.
+
+        The steps of :func:`reference_bleu.text.tokenizers.line_tokenizer` (strip, fold before,
+        tokenize, fold after, split), with the tokenizer's output on each string it was given kept
+        per tokenizer: the conventions that differ only in the split rule or in a folding after the
+        tokenizer reuse it (tested equal to ``tokenize_line``). 13a split as Python splits, folded
+        before or not at all, is the kernel's whole pipeline where it is loaded: used as it is, and
+        its tokens joined are 13a's output on a line without trailing whitespace.
+
+        Where no line has trailing whitespace but its end and every output is its tokens joined by
+        single spaces, the three split rules give the same tokens (TOK-SPLIT-RULE): the tokens are
+        kept for the other two rules too.
+        """
+        keywords = dict(text)
+        if KERNEL_13A is not None and kernel_13a_folding(**keywords) is not None:
+            whole = line_tokenizer(**keywords)
+            lines = [tuple(whole(line)) for line in self._unique]
+            # 13a's output is its tokens joined by single spaces: the split rules agree where it is
+            # not empty and the lines end plainly.
+            self._share_split_rules(text, lines, all(lines))
+            return lines
+        rule, folding = check_split_rule(keywords["split"]), check_case_folding(keywords["lowercase"])
+        after = check_case_order(keywords["case_order"]) == "after"
+        tokenize_text = self._tokenizer(keywords["tokenize"])
+        outputs = self._outputs.setdefault(keywords["tokenize"], {})
+        stripped = [line.rstrip() if rule == "unicode" else line.rstrip("\r\n") for line in self._unique]
+        given = stripped if after or folding == "none" else [fold_case(x, folding) for x in stripped]
+        out = []
+        for x in given:
+            found = outputs.get(x)
+            if found is None:
+                found = outputs[x] = tokenize_text(x)
+            out.append(found)
+        if after and folding != "none":
+            out = [fold_case(x, folding) for x in out]
+        words = [x.split() for x in out]
+        lines = (
+            [tuple(w) for w in words] if rule == "unicode" else [tuple(split_tokens(x, rule)) for x in out]
+        )
+        self._share_split_rules(
+            text, lines, all(w and " ".join(w) == x for w, x in zip(words, out, strict=True))
+        )
+        return lines
+
+    def _share_split_rules(self, text: Text, lines: list[Tokens], joined: bool) -> None:
+        """Keep ``lines`` for the other split rules of ``text`` when they give the same tokens: every
+        tokenizer output is its tokens joined by single spaces (``joined``) and no line has trailing
+        whitespace but its end (so every rule strips the same) (TOK-SPLIT-RULE)."""
+        if self._plain_ends and joined:
+            rule = dict(text)["split"]
+            for other in SPLIT_RULES:
+                if other != rule:
+                    self._shared[tuple((k, other if k == "split" else v) for k, v in text)] = lines
+
+    def _tokenizer(self, name: str) -> Callable[[str], str]:
+        """The tokenizer ``name``; 13a's output as the kernel's tokens joined, where it is loaded and the
+        string has no trailing whitespace (the kernel strips it); a SGML tokenizer's as its rules'
+        (13a's, TOK-INTL's), remembered with theirs, on a string with no entity for it to replace
+        and no ``<skipped>`` for 13a to drop (TOK-SGML: the replacements, then the rules)."""
+        python = tokenizer(name)
+        if name in _SGML_RULES:
+            rules, outputs = (
+                self._tokenizer(_SGML_RULES[name]),
+                self._outputs.setdefault(_SGML_RULES[name], {}),
+            )
+
+            def sgml(x: str) -> str:
+                if "&" in x or "<skipped>" in x:
+                    return python(x)
+                found = outputs.get(x)
                 if found is None:
-                    found = memo[line] = tuple(tokenize_line(line, **keywords))
+                    found = outputs[x] = rules(x)
                 return found
 
-            tokens = (
-                [[tok(line) for line in system] for system in self.systems],
-                [[tok(line) for line in refs] for refs in self.references],
-            )
-            # Another text convention that gave the very same tokens: its counts serve this one.
-            twin = next((t for t, seen in self._tokens.items() if seen == tokens), None)
-            self._tokens[text] = tokens if twin is None else self._tokens[twin]
-            self._alias[text] = text if twin is None else self._alias[twin]
-        return self._tokens[text]
+            return sgml
+        kernel = KERNEL_13A
+        if name != "13a" or kernel is None:
+            return python
+        return lambda x: " ".join(kernel(x)) if x == x.rstrip() else python(x)
 
     def counted_texts(self) -> set[Text]:
         """The text conventions tokenized so far."""
@@ -112,9 +226,10 @@ class CountedCorpus:
     def counts(self, text: Text, orders: int) -> list[list[Statistics]]:
         """Each system's segment statistics under the paper's segment rules (NUM-FAST), counted once
         per distinct tokenization of the files."""
-        hyps, refs = self.tokens(text)
+        self.tokens(text)
         key = (self._alias[text], max(orders, COUNTED_ORDERS))
         if key not in self._counts:
+            hyps, refs = self.tokens(text)
             self.countings += 1
             self._counts[key] = fast_system_statistics(
                 hyps, refs, key[1], "closest", rules=PAPER_RULES, keep_segments=True
@@ -129,55 +244,106 @@ class CountedCorpus:
         :func:`reference_bleu.fast.counts.ruled_segments`, which
         :func:`reference_bleu.fast.counts.fast_system_statistics` counts under: the same statistics.
         """
-        rules, orders = options.segment_rules, options.statistics_orders
-        key = (text, rules, options.ref_length, orders)
+        key = self._segment_key(text, options)
         if key not in self._segments:
-            counted = self.counts(text, orders)
+            orders = options.statistics_orders
+            ruled = self._ruled(text, key)
+            self._segments[key] = [[s.truncated(orders) for s in system] for system in ruled]
+        return self._segments[key]
+
+    def _ruled(self, text: Text, key: tuple[Any, ...]) -> list[list[Statistics]]:
+        """:meth:`segments` at the orders counted (``key``: :meth:`_segment_key`'s); the counts themselves
+        where the rules and the r rule are those they were counted under."""
+        _, rules, ref_length, orders = key
+        counted = self.counts(text, orders)
+        if rules == PAPER_RULES and ref_length == "closest":
+            return counted
+        if key not in self._rules:
             hyps, refs = self.tokens(text)
             out: list[list[Statistics]] = [[] for _ in self.systems]
-            for i, _, k, _, r in ruled_segments(hyps, refs, options.ref_length, rules):
+            for i, _, k, _, r in ruled_segments(hyps, refs, ref_length, rules):
                 s = counted[k][i]
-                out[k].append(Statistics(s.matches[:orders], s.totals[:orders], s.hyp_len, normal_length(r)))
-            # The rules changed nothing here (no empty line, one reference): share the first list.
-            same = next(
-                (v for k, v in self._segments.items() if k[0] == text and k[-1] == orders and v == out), None
-            )
-            self._segments[key] = out if same is None else same
-        return self._segments[key]
+                out[k].append(Statistics(s.matches, s.totals, s.hyp_len, normal_length(r)))
+            self._rules[key] = out
+        return self._rules[key]
+
+    def _segment_key(self, text: Text, options: BleuOptions) -> tuple[Any, ...]:
+        """What decides :meth:`segments` here: the tokens, the segment rules where some line is empty
+        (else they drop and refuse nothing), the r rule where a segment has several references (else r
+        is its one reference's length), the orders counted."""
+        hyps, refs = self.tokens(text)
+        alias = self._alias[text]
+        if alias not in self._shapes:
+            empty = any(not t for system in hyps for t in system) or any(not t for rs in refs for t in rs)
+            self._shapes[alias] = (empty, any(len(rs) != 1 for rs in refs))
+        empty, several = self._shapes[alias]
+        return (
+            alias,
+            options.segment_rules if empty else PAPER_RULES,
+            options.ref_length if several else "closest",
+            max(options.statistics_orders, COUNTED_ORDERS),
+        )
 
     def scored(self, text: Text, options: BleuOptions) -> list[list[Statistics]]:
         """What :func:`score` needs of each system: each segment (macro), else a sum and the last."""
-        segments = self.segments(text, options)
         if options.aggregation == "macro":
-            return segments
-        key = (id(segments), options.denominator == "max1-segment")
-        if key not in self._sums:
-            self._sums[key] = [_sum_and_last(s, options) for s in segments]
-        return self._sums[key]
+            return self.segments(text, options)
+        key = self._segment_key(text, options)
+        sums = (*key, options.statistics_orders, options.denominator == "max1-segment")
+        if sums not in self._sums:
+            orders = options.statistics_orders
+            self._sums[sums] = [
+                [s.truncated(orders) for s in _sum_and_last(system, options)]
+                for system in self._ruled(text, key)
+            ]
+        return self._sums[sums]
 
     def results(self, point: Point) -> list[BleuResult]:
         """Each system's result at ``point`` (a BleuError where the point refuses these files)."""
         return [score(point, s) for s in self.scored(point.text, point.options)]
 
-    def screen(self, point: Point) -> list[Decimal]:
-        """ATTR-COST. Each system's exact score at ``point`` to SCREEN_DIGITS digits, once, unrounded.
+    def screen(self, point: Point) -> list[float]:
+        """ATTR-COST. Each system's score at ``point`` on [0, 1], estimated in binary64
+        (:mod:`reference_bleu.analysis.screen`): each scored unit settled as the scoring pass settles
+        it and combined by CONV-ARITH's procedure; a sentence-level point's units all at once where
+        numpy is present and the conventions allow, their mean summed exactly.
 
-        Cheaper than :meth:`results` (one evaluation, no second precision, no floating-point
-        replay), and within 10^-20 of it relative in exact arithmetic; the arithmetic axis
-        moves a score by less than 10^-5 relative (CONV-ARITH).
+        Within 10^-13 relative of the exact score, and of the point's own arithmetic in binary64
+        (10^-6 in binary32): a screen, which tells the points that cannot print a number from those
+        that :meth:`results` must score. It raises where the point's settling refuses these files.
         """
+        options = point.options
+        np = numpy_module()
+        vector = np is not None and options.aggregation == "macro" and vectorizable(options)
         out = []
-        for segments in self.scored(point.text, point.options):
-            if not segments:
-                out.append(score(point, segments).score_decimal)
-                continue
-            units = scored_units(segments, point.options)
-            with localcontext(Context(prec=SCREEN_DIGITS)):
-                if point.options.aggregation == "macro":
-                    out.append(macro_average(units, point.options))
-                else:
-                    out.append(evaluate(*units[0], options=point.options).score)
+        with localcontext(Context(prec=SCREEN_DIGITS)):  # the logarithms of methods 4 and 7
+            for k, segments in enumerate(self.scored(point.text, options)):
+                if not segments:
+                    out.append(score(point, []).score)
+                    continue
+                scores = (
+                    vector_scores(self._arrays_of(segments, options, np), options, np) if vector else None
+                )
+                if scores is None:
+                    units = self._scored_units(point.text, options)[k]
+                    scores = [unit_score(stats, tail, options) for stats, tail in units]
+                out.append(scores[0] if len(scores) == 1 else macro_mean(scores))
         return out
+
+    def _arrays_of(self, segments: list[Statistics], options: BleuOptions, np: Any) -> dict[str, Any]:
+        """:func:`segment_arrays` of a list of segments under the point's denominator, kept."""
+        key = (id(segments), options.denominator)
+        if key not in self._arrays:
+            self._arrays[key] = segment_arrays(segments, options.denominator, np)
+        return self._arrays[key]
+
+    def _scored_units(self, text: Text, options: BleuOptions) -> list[list[tuple[Statistics, LastSegment]]]:
+        """:func:`scored_units` of each system's :meth:`scored` statistics, kept per list and denominator."""
+        scored = self.scored(text, options)
+        key = (id(scored), options.aggregation, options.denominator, options.max_order)
+        if key not in self._units:
+            self._units[key] = [scored_units(s, options) if s else [] for s in scored]
+        return self._units[key]
 
 
 def _sum_and_last(segments: list[Statistics], options: BleuOptions) -> list[Statistics]:
@@ -189,6 +355,12 @@ def _sum_and_last(segments: list[Statistics], options: BleuOptions) -> list[Stat
     if len(segments) <= 1:
         return segments
     head = segments[:-1]
-    if options.denominator == "max1-segment":
-        head = [replace(s, totals=tuple(max(1, t) for t in s.totals)) for s in head]
-    return [corpus_statistics(head, options.statistics_orders), segments[-1]]
+    max1 = options.denominator == "max1-segment"
+    totals = (tuple(max(1, t) for t in s.totals) for s in head) if max1 else (s.totals for s in head)
+    summed = Statistics(
+        tuple(map(sum, zip(*(s.matches for s in head), strict=True))),
+        tuple(map(sum, zip(*totals, strict=True))),
+        sum(s.hyp_len for s in head),
+        normal_length(effective_reference_length(s.ref_len for s in head)),
+    )
+    return [summed, segments[-1]]

@@ -10,6 +10,7 @@ parses with :func:`parser` and runs the command.
 from __future__ import annotations
 
 import argparse
+import textwrap
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
@@ -41,8 +42,28 @@ _GROUP_TITLES = {
 }
 
 
+#: Help lines: at most this wide (spec CLI-OUTPUT), whatever the terminal.
+HELP_WIDTH = 100
+#: A choice flag lists its values in its metavar when they fit in this many characters, else in its help.
+_SHORT_CHOICES = 28
+
+
+class _Help(argparse.HelpFormatter):
+    """argparse's help within HELP_WIDTH columns, lines broken between words only (a value such as
+    ``chen-cherry-3`` is never cut at its hyphens)."""
+
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, width=HELP_WIDTH, max_help_position=34)
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+
 def _field_argument(group: Any, field: Field) -> None:
-    """The registry field's flag (and its switch): its choices, its help with its spec entry."""
+    """The registry field's flag (and its switch): its choices, its help with its spec entry.
+
+    A flag with a few values shows them as its metavar; one with many (a tokenizer, a smoothing)
+    takes a one-word metavar and lists them in its help, wrapped: the help fits HELP_WIDTH."""
     kwargs: dict[str, Any] = {
         "dest": field.name,
         "default": None,
@@ -50,6 +71,12 @@ def _field_argument(group: Any, field: Field) -> None:
     }
     if field.kind == "choice":
         kwargs["choices"] = (*field.values, *_REFUSED_CHOICES.get(field.name, ()))
+        listed = "{" + ",".join(field.values) + "}"
+        if len(listed) > _SHORT_CHOICES:
+            kwargs["metavar"] = "NAME"
+            kwargs["help"] = f"{field.meaning}; one of {', '.join(field.values)} ({field.spec_id})"
+        else:
+            kwargs["metavar"] = listed
     elif field.kind == "flag":
         kwargs["action"] = "store_true"
     elif field.kind == "int":
@@ -111,7 +138,10 @@ def _input_arguments(parser: argparse.ArgumentParser) -> None:
         help="processes counting n-grams (1; at most the number of CPUs); sacrebleu's -j is --paired-jobs",
     )
     group.add_argument(
-        "--quiet", "-q", action="store_true", help="no progress, notes or warnings on standard error"
+        "--quiet",
+        "-q",
+        action="store_true",
+        help="no progress lines or notes on standard error; warnings about the data are always printed",
     )
 
 
@@ -122,6 +152,7 @@ class _Parser(argparse.ArgumentParser):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs["allow_abbrev"] = False
+        kwargs.setdefault("formatter_class", _Help)
         super().__init__(*args, **kwargs)
         accept_negative_numbers(self)
 
@@ -133,7 +164,9 @@ def _score_parser(commands: Any) -> None:
     score = commands.add_parser(
         "score",
         help="score hypothesis files (one system each) against reference files",
-        description="Score one or more systems. Positional arguments are reference files, as in sacrebleu.",
+        usage="%(prog)s [REF ...] [-r REF ...] [-i HYP ...] [--profile NAME] [options]",
+        description="Score one or more systems. Positional arguments are reference files, as in sacrebleu; "
+        "every sacrebleu flag means the same or is refused in one line (docs/command-line.md).",
     )
     score.add_argument("positional_refs", nargs="*", metavar="REF", help="reference files (as sacrebleu)")
     score.add_argument("-r", "--refs", nargs="+", metavar="REF", help="reference files, one per reference")
@@ -237,6 +270,14 @@ def _score_parser(commands: Any) -> None:
         help=f"seed of the random resampling ({DEFAULT_SEED}, as sacrebleu)",
     )
     _field_arguments(score, FIELD_NAMES, profile=True)
+    score.add_argument(
+        "--language-pair",
+        "-l",
+        default=None,
+        metavar="SRC-TRG",
+        help="the target language chooses the tokenizer as in sacrebleu when -tok is not given: zh for "
+        "zh, ja-mecab for ja, ko-mecab for ko (CLI-SACREBLEU-FLAGS)",
+    )
     _input_arguments(score)
     sacrebleu_flags(score)
 

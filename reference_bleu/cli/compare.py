@@ -65,7 +65,13 @@ def register(commands: Any) -> None:
     )
     ident.add_argument("--scale", choices=SCALES, default=None, help="the number's scale (default: inferred)")
     ident.add_argument(
-        "--max-points", type=int, default=DEFAULT_BUDGET, help=f"points tried at most ({DEFAULT_BUDGET})"
+        "--max-points", type=int, default=DEFAULT_BUDGET, help=f"points screened at most ({DEFAULT_BUDGET})"
+    )
+    ident.add_argument(
+        "--verbose",
+        "-v",
+        action="store_true",
+        help="every value that prints it, every name, each match's conventions (text: 100 columns without)",
     )
     ident.set_defaults(run=_identify)
 
@@ -94,5 +100,5 @@ def _compare(args: argparse.Namespace) -> int:
 def _identify(args: argparse.Namespace) -> int:
     reported = [parse_reported(x, args.scale) for x in args.reported]
     result = identify(_corpus(args), reported, budget=args.max_points)
-    print(render_identification(result, args.format))
+    print(render_identification(result, args.format, verbose=args.verbose))
     return 0

@@ -35,7 +35,12 @@ SACREBLEU_FLAGS: tuple[SacrebleuFlag, ...] = (
     SacrebleuFlag(("--citation", "--cite"), "refused", f"{_TEST_SETS} (and cite the data set's paper)"),
     SacrebleuFlag(("--list",), "refused", _TEST_SETS),
     SacrebleuFlag(("--test-set", "-t"), "refused", _TEST_SETS),
-    SacrebleuFlag(("--language-pair", "-l"), "refused", f"{_TEST_SETS} (-lc lower-cases)"),
+    SacrebleuFlag(
+        ("--language-pair", "-l"),
+        "same",
+        "SRC-TRG: the target language chooses the tokenizer as in sacrebleu (zh, ja-mecab, ko-mecab) "
+        "when -tok is not given; no test set is downloaded",
+    ),
     SacrebleuFlag(("--origlang", "-ol"), "refused", f"{_TEST_SETS}, holding the subset's lines"),
     SacrebleuFlag(("--subset",), "refused", f"{_TEST_SETS}, holding the subset's lines"),
     SacrebleuFlag(("--download",), "refused", _TEST_SETS),
@@ -56,7 +61,7 @@ SACREBLEU_FLAGS: tuple[SacrebleuFlag, ...] = (
         ("--tokenize", "-tok"), "same", "sacrebleu's tokenizers (and more); default none (the paper)"
     ),
     SacrebleuFlag(("--lowercase", "-lc"), "same", "lower-case before tokenizing"),
-    SacrebleuFlag(("--force",), "same", "accepted: no warning about tokenized input is ever printed here"),
+    SacrebleuFlag(("--force",), "same", "no warning about tokenized input (sacrebleu's, under its profile)"),
     *(
         SacrebleuFlag((flag, *short), "refused", _BLEU_ONLY)
         for flag, *short in (
@@ -83,7 +88,7 @@ SACREBLEU_FLAGS: tuple[SacrebleuFlag, ...] = (
         "same",
         "accepted; one process here, the same numbers (--jobs counts n-grams)",
     ),
-    SacrebleuFlag(("--quiet", "-q"), "same", "nothing on standard error but errors"),
+    SacrebleuFlag(("--quiet", "-q"), "same", "no progress lines or notes; warnings (about the data) stay"),
     SacrebleuFlag(("--short", "-sh"), "same", "the short signature of sacrebleu's printed form"),
     SacrebleuFlag(("--score-only", "-b"), "same", "the score only"),
     SacrebleuFlag(("--width", "-w"), "same", "decimals printed (= --round-digits)"),
@@ -112,12 +117,13 @@ def refuse_sentencepiece(tokenize: str | None) -> None:
 
 
 class _Refused(argparse.Action):
-    """A sacrebleu flag that has no meaning here: using it is an error saying what to do instead."""
+    """A sacrebleu flag that has no meaning here: using it is an error saying what to do instead (its
+    ``const``, the table's note)."""
 
     def __call__(
         self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any, option: Any = None
     ) -> None:
-        raise BleuOptionError("CLI-SACREBLEU-FLAGS", f"{option}: {self.help}")
+        raise BleuOptionError("CLI-SACREBLEU-FLAGS", f"{option}: {self.const}")
 
 
 class _Encoding(argparse.Action):
@@ -134,11 +140,27 @@ class _Encoding(argparse.Action):
             )
 
 
+def refused_names(flags: Sequence[SacrebleuFlag] = SACREBLEU_FLAGS) -> str:
+    """The refused flags in one line, a family of metric flags as one (``--chrf-*``)."""
+    names: list[str] = []
+    for flag in flags:
+        if flag.verdict != "refused":
+            continue
+        first = flag.names[0]
+        family = first[: first.index("-", 2) + 1] + "*" if first.startswith(("--chrf-", "--ter-")) else None
+        shown = family or "/".join(flag.names)
+        if shown not in names:
+            names.append(shown)
+    return ", ".join(names)
+
+
 def sacrebleu_flags(parser: argparse.ArgumentParser) -> None:
-    """Register sacrebleu's flags that no other option of ``score`` spells: the refused ones, and the
-    accepted ``--encoding`` and ``--force`` (CLI-SACREBLEU-FLAGS)."""
+    """Register sacrebleu's flags that no other option of ``score`` spells: the refused ones (listed in
+    one line of the help, each refused with what to do instead), and the accepted ``--encoding`` and
+    ``--force`` (CLI-SACREBLEU-FLAGS)."""
     group = parser.add_argument_group(
-        "sacrebleu's flags with no other meaning here (spec CLI-SACREBLEU-FLAGS)"
+        "sacrebleu's other flags (spec CLI-SACREBLEU-FLAGS)",
+        f"refused, each saying what to do instead: {refused_names()}",
     )
     spelled = set(parser._option_string_actions)
     for flag in SACREBLEU_FLAGS:
@@ -146,7 +168,14 @@ def sacrebleu_flags(parser: argparse.ArgumentParser) -> None:
         if not names or spelled.intersection(names):
             continue
         if flag.verdict == "refused":
-            group.add_argument(*names, action=_Refused, nargs="*", help=flag.note, default=argparse.SUPPRESS)
+            group.add_argument(
+                *names,
+                action=_Refused,
+                nargs="*",
+                const=flag.note,
+                help=argparse.SUPPRESS,
+                default=argparse.SUPPRESS,
+            )
         elif names[0] == "--encoding":
             group.add_argument(
                 *names, action=_Encoding, metavar="ENC", help=flag.note, default=argparse.SUPPRESS

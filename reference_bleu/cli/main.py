@@ -27,7 +27,19 @@ from reference_bleu.analysis.significance import (
 )
 from reference_bleu.cli.arguments import CliError, parser
 from reference_bleu.cli.flags import refuse_sentencepiece
-from reference_bleu.cli.printing import Rendering, Resampling, SacrebleuForm, colors_on, printed_form
+from reference_bleu.cli.printing import (
+    LANGUAGE_TOKENIZERS,
+    Rendering,
+    Resampling,
+    SacrebleuForm,
+    SacrebleuRun,
+    colors_on,
+    language_advice,
+    printed_form,
+    sacrebleu_stderr,
+    target_language,
+    tokenized_line,
+)
 from reference_bleu.cli.report import Row, render
 from reference_bleu.conventions.options import BleuOptions
 from reference_bleu.conventions.profiles import (
@@ -48,6 +60,7 @@ from reference_bleu.scoring.files import (
     Counting,
     InputDigest,
     Reading,
+    Source,
     read_statistics,
     statistics_document,
     systems_statistics,
@@ -96,11 +109,19 @@ def _profile(args: argparse.Namespace) -> Profile | None:
 
 
 def _text(args: argparse.Namespace) -> dict[str, str]:
-    """The text conventions: the flags given, else the profile's, else the paper's (str.split)."""
+    """The text conventions: the flags given, else the profile's, else the paper's (str.split).
+
+    ``-l SRC-TRG`` without ``-tok`` chooses sacrebleu's tokenizer for a Chinese, Japanese or Korean
+    target (CLI-SACREBLEU-FLAGS), over the profile's."""
     refuse_sentencepiece(getattr(args, "tokenize", None))
     profile = _profile(args)
     base = profile.text if profile else PAPER_TEXT
     given = {k: getattr(args, k) for k in base if getattr(args, k, None) is not None}
+    pair = getattr(args, "language_pair", None)
+    if pair is not None and "tokenize" not in given:
+        chosen = LANGUAGE_TOKENIZERS.get(target_language(pair))
+        if chosen is not None:
+            given["tokenize"] = chosen
     return {**base, **given}
 
 
@@ -124,6 +145,11 @@ def _conform(argv: Sequence[str]) -> int:
     return conform_main(list(argv))
 
 
+def _advice(args: argparse.Namespace) -> str | None:
+    """sacrebleu's advice when ``-tok`` is not its tokenizer for ``-l``'s target language."""
+    return language_advice(getattr(args, "language_pair", None), getattr(args, "tokenize", None))
+
+
 def _progress(name: str, quiet: bool) -> Callable[[int], None] | None:
     if quiet or not sys.stderr.isatty():
         return None
@@ -135,6 +161,12 @@ def _progress(name: str, quiet: bool) -> Callable[[int], None] | None:
 
 
 def _warn(args: argparse.Namespace, message: str) -> None:
+    """A warning about the data or the files: printed whatever ``-q`` says (CLI-INPUT)."""
+    print(f"reference-bleu: {message}", file=sys.stderr)
+
+
+def _note(args: argparse.Namespace, message: str) -> None:
+    """A note about the conventions: ``-q`` hides it."""
     if not getattr(args, "quiet", False):
         print(f"reference-bleu: {message}", file=sys.stderr)
 
@@ -142,7 +174,7 @@ def _warn(args: argparse.Namespace, message: str) -> None:
 def _reading(args: argparse.Namespace) -> Reading:
     if not 1 <= args.max_line_bytes <= 2**40:
         raise CliError(f"--max-line-bytes must lie in 1..2^40, not {args.max_line_bytes} (spec CLI-INPUT)")
-    return Reading(strip_bom=args.strip_bom, max_line_bytes=args.max_line_bytes, warn=not args.quiet)
+    return Reading(strip_bom=args.strip_bom, max_line_bytes=args.max_line_bytes)
 
 
 def _hypotheses(args: argparse.Namespace, refs: Sequence[str]) -> list[str]:
@@ -295,7 +327,7 @@ def _notice(args: argparse.Namespace) -> None:
     if args.scale is None:
         differing.append("BLEU on [0, 1] (sacrebleu: x100)")
     if differing:
-        _warn(
+        _note(
             args,
             f"note: the paper's defaults: {', '.join(differing)}; --profile sacrebleu gives "
             "sacrebleu's number (-q hides this note; spec CLI-SACREBLEU)",
@@ -361,13 +393,18 @@ def _sentence_level(args: argparse.Namespace, profile: Profile | None) -> int:
     options = point.options
     text = _counted_text(counting)
     form = _tool_form(args, profile, options, text)
+    advice = _advice(args)
     if form is not None:
         rendering = _rendering(args, form, options)
+        # -sl scores one line at a time: sacrebleu's check for tokenized input never reaches 100 lines
+        sys.stderr.write(sacrebleu_stderr(SacrebleuRun(("",), (None,), advice=advice), args.quiet))
         # sacrebleu sets effective order for -sl even under add-k, where it changes no number (0/0 is k/k)
         signature = form.signature(replace(options, effective_order=True), text, nrefs, args.short)
         print(form.sentences([form.score(s, options) for s in segments], rendering, signature))
         sys.stdout.write(form.epilogue(rendering))
         return 0
+    if advice is not None:
+        _warn(args, f"warning: {advice} (spec CLI-SACREBLEU-FLAGS)")
     # Each row's reported number, decided fast (spec NUM-SENTENCE); the first row's full result signs.
     texts = [printed(value, options.round_digits) for value in segment_scores(segments, options)]
     if _output(args, None) == "json":
@@ -390,18 +427,21 @@ def _check_score_args(args: argparse.Namespace) -> None:
         raise CliError("--seed must lie in 0..2^64-1 (spec SIG-BOOTSTRAP)")
 
 
-def _distinct_systems(systems: list[System], paired: bool) -> list[System]:
+def _distinct_systems(systems: list[System], paired: bool) -> tuple[list[System], list[str]]:
     """Systems are named by their files, so a file given twice is an error; in a paired test the
-    baseline given again is skipped, as sacrebleu does (sacrebleu.py:400-412; CLI-SACREBLEU)."""
+    baseline given again is skipped, as sacrebleu does (sacrebleu.py:400-412; CLI-SACREBLEU): the
+    systems kept, and the names skipped."""
     kept: list[System] = []
+    skipped: list[str] = []
     for system in systems:
         names = [name for name, _, _ in kept]
         if system[0] in names:
             if paired and system[0] == names[0]:
+                skipped.append(system[0])
                 continue
             raise CliError(f"{system[0]} is given twice: each -i file names a system (spec CLI-SACREBLEU)")
         kept.append(system)
-    return kept
+    return kept, skipped
 
 
 def _score(args: argparse.Namespace) -> int:
@@ -415,7 +455,7 @@ def _score(args: argparse.Namespace) -> int:
         _merged_statistics(args) if args.stats else _file_statistics(args, keep=resampling)
     )
     options = point.options
-    systems = _distinct_systems(systems, paired)
+    systems, skipped = _distinct_systems(systems, paired)
     if paired and len(systems) < 2:
         raise CliError(
             "paired tests compare systems: give a baseline and at least one more with -i (spec SIG-PAIRED-BS)"
@@ -428,20 +468,17 @@ def _score(args: argparse.Namespace) -> int:
     segments = [s for _, s, _ in systems]
     text = _counted_text(counting)
     form = _tool_form(args, profile, options, text)
+    names = [n for n, _, _ in systems]
     if form is not None:
-        print(
-            _tool_report(
-                args,
-                form,
-                options=options,
-                text=text,
-                nrefs=nrefs,
-                names=[n for n, _, _ in systems],
-                segments=segments,
-            )
+        report = _tool_report(
+            args, form, options=options, text=text, nrefs=nrefs, names=names, segments=segments
         )
+        sys.stderr.write(sacrebleu_stderr(_sacrebleu_run(args, names, skipped), args.quiet))  # once computed
+        print(report)
         sys.stdout.write(form.epilogue(_rendering(args, form, options)))
         return 0
+    if _advice(args) is not None:
+        _warn(args, f"warning: {_advice(args)} (spec CLI-SACREBLEU-FLAGS)")
     rows = [Row(name, score(point, s), count) for name, s, count in systems]
     rows = _resampled(args, rows, segments, options)
     signature = _signature(nrefs, counting, rows[0].result)
@@ -450,6 +487,25 @@ def _score(args: argparse.Namespace) -> int:
     _notice(args)
     print(report)
     return 0
+
+
+def _sacrebleu_run(args: argparse.Namespace, names: list[str], skipped: list[str]) -> SacrebleuRun:
+    """What sacrebleu would log for this command line: its systems, each one's tokenized lines
+    (counted in a second pass over its file, unless ``--force`` or standard input), the paired test."""
+    paired = None
+    if args.paired_bs or args.paired_ar:
+        kind = "bs" if args.paired_bs else "ar"
+        paired = Resampling(kind, args.paired_bs_n if args.paired_bs else args.paired_ar_n, args.seed)
+    force = getattr(args, "force", False)
+    counts = tuple(None if force or name == "-" else _tokenized_lines(name, args) for name in names)
+    return SacrebleuRun(tuple(names), counts, tuple(skipped), paired, _advice(args))
+
+
+def _tokenized_lines(path: str, args: argparse.Namespace) -> int:
+    """The lines of a hypothesis file that sacrebleu counts as tokenized (a second pass, streamed)."""
+    reading = replace(_reading(args), warn=False)  # the first pass warned already
+    with contextlib.ExitStack() as stack:
+        return sum(1 for line in Source(path, stack, reading) if tokenized_line(line))
 
 
 def _tool_report(

@@ -362,6 +362,111 @@ def _legend(baseline_name: str, resampling: Resampling, colors: bool) -> list[st
     ]
 
 
+# --- sacrebleu's standard error ------------------------------------------------------------------
+
+#: sacrebleu's warning after 100 hypothesis lines ending in " ." (metrics/base.py:392-399).
+_TOKENIZED_WARNING = (
+    "That's 100 lines that end in a tokenized period ('.')",
+    "It looks like you forgot to detokenize your test data, which may hurt your score.",
+    "If you insist your data is detokenized, or don't care, you can suppress this message with the "
+    "`force` parameter.",
+)
+#: The lines sacrebleu's check counts: ending in " ." once right-stripped (metrics/base.py:384-386).
+TOKENIZED_LINES = 100
+
+
+def tokenized_line(line: str) -> bool:
+    """Whether sacrebleu counts ``line`` as tokenized: it ends in a space and a period, right-stripped."""
+    return line.rstrip().endswith(" .")
+
+
+@dataclass(frozen=True)
+class SacrebleuRun:
+    """What sacrebleu 2.6.0 logs on standard error for a command line: the systems (as named by their
+    files), the baseline files given again and skipped, each system's tokenized lines (``None``:
+    not counted, its ``--force`` or standard input), the paired test if any, ``-l``'s advice."""
+
+    names: tuple[str, ...]
+    tokenized: tuple[int | None, ...]
+    ignored: tuple[str, ...] = ()
+    paired: Resampling | None = None
+    advice: str | None = None
+
+
+def sacrebleu_stderr(run: SacrebleuRun, quiet: bool) -> str:
+    """sacrebleu 2.6.0's standard error for ``run``, byte for byte (spec CLI-PRINTED).
+
+    Its logger writes ``sacreBLEU: `` and the message; ``-q`` leaves the logger unconfigured
+    (sacrebleu.py:236-237), so its INFO lines go and its warnings are printed bare (logging's
+    last resort). In the order sacrebleu meets them: a baseline given again (sacrebleu.py:408),
+    ``-l``'s advice on the tokenizer (metrics/bleu.py:192-200), ``Found N systems.`` for several
+    (:536), then, system by system, the paired test's progress (significance.py:161-168, 244-255,
+    363) around the check for tokenized input (metrics/base.py:384-399).
+    """
+    lines: list[str] = []
+
+    def info(message: str) -> None:
+        if not quiet:
+            lines.append(f"sacreBLEU: {message}")
+
+    def warning(message: str) -> None:
+        lines.append(message if quiet else f"sacreBLEU: {message}")
+
+    def check(k: int) -> None:
+        if (run.tokenized[k] or 0) >= TOKENIZED_LINES:
+            for message in _TOKENIZED_WARNING:
+                warning(message)
+
+    for name in run.ignored:
+        info(f"Ignoring {name!r} as it was also given as the baseline.")
+    if run.advice is not None:
+        warning(run.advice)
+    if len(run.names) > 1:
+        info(f"Found {len(run.names)} systems.")
+    for k, name in enumerate(run.names):
+        if run.paired is None:
+            check(k)
+        elif k == 0:
+            info(f"Pre-computing BLEU statistics for {'Baseline: ' + name!r}")
+            check(k)
+        else:
+            info(f"Computing BLEU for {name!r} and extracting sufficient statistics")
+            check(k)
+            if run.paired.kind == "bs":
+                info(f" > Performing paired bootstrap resampling test (# resamples: {run.paired.samples})")
+            else:
+                info(f" > Performing approximate randomization test (# trials: {run.paired.samples})")
+    return "".join(f"{line}\n" for line in lines)
+
+
+#: sacrebleu's tokenizer for a target language when none is given (metrics/bleu.py:151-156, 184-190).
+LANGUAGE_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
+#: Its advice when another tokenizer is given for one of these languages (metrics/bleu.py:192-200).
+_ADVICE = {
+    "zh": "Consider using the 'zh' or 'spm' tokenizer for Chinese.",
+    "ja": "Consider using the 'ja-mecab' or 'spm' tokenizer for Japanese.",
+    "ko": "Consider using the 'ko-mecab' or 'spm' tokenizer for Korean.",
+}
+
+
+def target_language(pair: str) -> str:
+    """The target of ``-l SRC-TRG`` (sacrebleu.py:321-322 takes what follows the first dash)."""
+    if "-" not in pair:
+        raise BleuOptionError(
+            "CLI-SACREBLEU-FLAGS", f"-l takes a language pair SRC-TRG such as en-de, not {pair!r}"
+        )
+    return pair.split("-")[1]
+
+
+def language_advice(pair: str | None, tokenize: str | None) -> str | None:
+    """sacrebleu's advice when ``-tok`` names another tokenizer than its own for ``-l``'s target."""
+    if pair is None or tokenize is None:
+        return None
+    target = target_language(pair)
+    chosen = LANGUAGE_TOKENIZERS.get(target)
+    return _ADVICE[target] if chosen is not None and tokenize != chosen else None
+
+
 #: The printed forms, by the profile's tool, version and level (a profile without one prints the
 #: reference's own report).
 PRINTED_FORMS: dict[tuple[str, str, str], SacrebleuForm] = {("sacrebleu", "2.6.0", "corpus"): SacrebleuForm()}

@@ -235,13 +235,30 @@ def parallel_lines(sources: Sequence[Source], allow_empty: bool = False) -> Iter
     number = 0
     for number, row in enumerate(zip_longest(*streams), start=1):
         if None in row:  # a file ended (cells are str, never equal to None)
-            short = [n for n, cell in zip(names, row, strict=True) if cell is None]
-            raise BleuInputError(
-                "CLI-FILES", f"line counts differ: {', '.join(short)} end(s) at line {number - 1}"
-            )
+            raise BleuInputError("CLI-FILES", _line_counts(names, streams, row, number - 1))
         yield cast("tuple[str, ...]", row)
     if number == 0 and not allow_empty:
         raise BleuInputError("EC-012", f"{names[0]} is empty: BLEU needs at least one segment")
+
+
+def _line_counts(
+    names: Sequence[str], streams: Sequence[Iterator[str]], row: tuple[str | None, ...], read: int
+) -> str:
+    """CLI-FILES: the line counts of every file, once one of them ended after ``read`` lines and the
+    others did not (their rest is read to count it), and, when the lines a longer file has beyond
+    the others are all blank, that they are (a blank line at its end?)."""
+    counts, blank = [], []
+    for name, stream, cell in zip(names, streams, row, strict=True):
+        if cell is None:
+            counts.append(read)
+            continue
+        extra = [cell, *stream]
+        counts.append(read + len(extra))
+        if all(not line.strip() for line in extra):
+            blank.append(name)
+    listed = ", ".join(f"{name} has {count}" for name, count in zip(names, counts, strict=True))
+    hint = f" ({', '.join(blank)}: the extra lines are blank; a blank line at the end?)" if blank else ""
+    return f"line counts differ: {listed} lines{hint}"
 
 
 #: Each system's statistics of a chunk, and the chunk's number of rows.

@@ -40,10 +40,13 @@ from reference_bleu.scoring.floating import float_mean, float_score
 class BleuResult:
     """The score and everything behind it.
 
-    ``score`` is the correctly rounded double of the exact BLEU; ``score_decimal`` the same
-    value to 40 significant digits, computed on first access where the double was decided
-    without it (NUM-SENTENCE). ``precisions`` are the exact unsmoothed p_n
-    (``None`` where 0/0); ``smoothed_precisions`` what entered the formula.
+    ``score`` is the correctly rounded double of the exact BLEU on [0, 1]; ``score_decimal`` the
+    same value to 40 significant digits, computed on first access where the double was decided
+    without it (NUM-SENTENCE). ``reported`` is the number as the point's tool reports it (its
+    arithmetic and scale: sacrebleu's 0-100), ``reported_text`` as it prints it (its decimals);
+    ``float(result)`` is ``reported`` and ``str(result)`` one line as the tools print it (API).
+    ``precisions`` are the exact unsmoothed p_n (``None`` where 0/0); ``smoothed_precisions`` what
+    entered the formula.
     """
 
     score: float
@@ -63,6 +66,27 @@ class BleuResult:
     profile: str | None = None
     #: Options given beside the profile that changed its value (the result is then not the tool's).
     overridden: tuple[str, ...] = ()
+
+    def __float__(self) -> float:
+        """The number as the point's tool reports it (``reported``: the profile's scale, every digit):
+        ``float(corpus_bleu(..., profile="sacrebleu"))`` is on 0-100 as sacrebleu's ``.score``; without a
+        profile it is ``score``."""
+        return self.reported
+
+    def __str__(self) -> str:
+        """One line as the tools print it: the reported number (the profile's scale and decimals), the
+        precisions on that scale, BP, ratio and lengths, e.g.
+        ``BLEU = 48.9 85.7/66.7/40.0/25.0 (BP = 1.000 ratio = 1.000 hyp_len = 7 ref_len = 7)``."""
+        percent = self.options.scale == "percent"
+        shown = "/".join(
+            "undef" if p is None else (f"{float(p) * 100:.1f}" if percent else f"{float(p):.4f}")
+            for p in self.precisions
+        )
+        ratio = f"{float(self.ratio):.3f}" if self.ratio is not None else "undef"
+        return (
+            f"BLEU = {self.reported_text} {shown} (BP = {self.brevity_penalty:.3f} ratio = {ratio} "
+            f"hyp_len = {self.hyp_len} ref_len = {self.ref_len})"
+        )
 
     @property
     def score_decimal(self) -> Decimal:
