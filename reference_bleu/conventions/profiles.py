@@ -118,7 +118,8 @@ class Family:
         return family_profile(self, {**self.defaults, **params})
 
     def attribute(self, name: str) -> Any:
-        """A field of the family's data, else of the family it extends (``tool``, ``printed``...)."""
+        """A field of the family's data, else of the family it extends (``tool``, ``version``,
+        ``summary``; a printed form is a family's own, CONV-PROFILE-DATA)."""
         if name in self.data:
             return self.data[name]
         return self.parent.attribute(name) if self.parent is not None else None
@@ -238,8 +239,9 @@ def _check(family: Family, printed_forms: Mapping[str, Any]) -> None:
             for value in rule.get(group, {}).values():
                 if isinstance(value, dict) and value["parameter"] not in known:
                     raise ValueError(f"profile {family.name}: no parameter {value['parameter']}")
-    if family.data.get("printed", next(iter(printed_forms))) not in printed_forms:
-        raise ValueError(f"profile {family.name}: no printed form {family.data['printed']}")
+    printed = family.data.get("printed")
+    if printed is not None and printed not in printed_forms:
+        raise ValueError(f"profile {family.name}: no printed form {printed}")
 
 
 #: The profiles' data as ``profiles.json`` holds it.
