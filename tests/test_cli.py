@@ -267,9 +267,15 @@ def test_score_with_a_profile_prints_as_the_tool_prints(
     refs = [paper_files["r1"], paper_files["r2"], paper_files["r3"]]
     assert main(["score", "-i", paper_files["hyp"], "-r", *refs, "--profile", "multi-bleu"]) == 0
     out = capsys.readouterr().out
-    # 100 x 0.3043537261305561 (the paper's corpus BLEU: no zero, so log 0 never matters) to 2 decimals
-    assert out.startswith("BLEU = 30.44  (multi-bleu)")
-    assert "profile:multi-bleu|" in out
+    # multi-bleu.perl's own line (spec CONV-MULTI-BLEU): 100 x 0.3043537261305561 (the paper's corpus
+    # BLEU: no zero, so log 0 never matters) to 2 decimals; 100 x 25/32, 11/30, 7/28, 4/26 to one;
+    # BP = exp(1 - 34/32) = 0.9394 and c/r = 32/34 = 0.9412 to three
+    assert out == "BLEU = 30.44, 78.1/36.7/25.0/15.4 (BP=0.939, ratio=0.941, hyp_len=32, ref_len=34)\n"
+    # An option beside the profile leaves its point: this project's report, with its signature.
+    assert main(["score", "-i", paper_files["hyp"], "-r", *refs, "--profile", "multi-bleu", "-w", "3"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("BLEU = 30.435  (multi-bleu)")
+    assert "profile:multi-bleu|overridden:round_digits|" in out
     assert "split:ascii" in out
 
 

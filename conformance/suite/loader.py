@@ -16,6 +16,11 @@ SCHEMA_PATH = VECTOR_DIR / "schema.json"
 TOKENIZER_VECTORS_PATH = Path(__file__).parent / "tokenizer-vectors.json"
 #: The ledger of every vector ID ever issued, and of the retired ones (IDs are never reused).
 LEDGER_PATH = Path(__file__).parent / "vector-ids.json"
+#: The tools' own answers (spec chapter 16, CONF-TOOL-VECTORS): one file per tool, and their schema.
+TOOL_VECTOR_DIR = Path(__file__).parent / "tools"
+TOOL_VECTOR_SCHEMA_PATH = TOOL_VECTOR_DIR / "schema.json"
+#: The tools, by the file of their vectors.
+TOOLS = ("sacrebleu", "multi-bleu", "mteval", "nltk")
 
 
 @dataclass(frozen=True)
@@ -97,3 +102,11 @@ def load_vectors() -> Iterator[Vector]:
         data = load_file(path)
         for test in data["tests"]:
             yield Vector(group=data["group"], file=path.name, data=test)
+
+
+def load_tool_vectors(tool: str) -> dict[str, Any]:
+    """CONF-TOOL-VECTORS. One tool's recorded answers (``sacrebleu``, ``multi-bleu``, ``mteval``,
+    ``nltk``): the file's header and its ``tests``."""
+    if tool not in TOOLS:
+        raise ValueError(f"no tool vectors for {tool!r}; known: {', '.join(TOOLS)}")
+    return load_file(TOOL_VECTOR_DIR / f"{tool}.json")

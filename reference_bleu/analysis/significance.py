@@ -17,7 +17,6 @@ when it has one): 1e-13 relative from the exact value, far below any sampling er
 
 from __future__ import annotations
 
-import math
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -30,7 +29,7 @@ from reference_bleu.conventions.profiles import resolve
 from reference_bleu.conventions.space import resolve_point
 from reference_bleu.errors import BleuOptionError
 from reference_bleu.formulas.statistics import Statistics
-from reference_bleu.scoring.floating import to_binary32
+from reference_bleu.scoring.floating import SACREBLEU_SMOOTHING, sacrebleu_compute_bleu, to_binary32
 from reference_bleu.scoring.score import float_value, needs_segments, scored_units
 
 #: sacrebleu's default seed (``SACREBLEU_SEED``, sacrebleu/significance.py:72).
@@ -89,12 +88,6 @@ def _resample_indices(generator: Any, segments: int, samples: int) -> Any:
     return generator.choice(segments, size=(samples, segments), replace=True)
 
 
-#: sacrebleu's smoothing methods (metrics/bleu.py:131-139), with their default values.
-SACREBLEU_SMOOTHING: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
-#: sacrebleu's log of 0 (utils.py:255-265, ``my_log``).
-_SACREBLEU_LOG_ZERO = -9999999999
-
-
 def sacrebleu_point(options: BleuOptions) -> bool:
     """Whether ``options`` are a point sacrebleu's ``compute_bleu`` computes: the sacrebleu profile
     with its smoothing, effective order and N (the profile's data decides, not a list here)."""
@@ -105,68 +98,6 @@ def sacrebleu_point(options: BleuOptions) -> bool:
     kept = ("max_order", "smoothing_value", "round_digits", "empty_references", "empty_candidates")
     point = resolve_point(profile, {name: getattr(options, name) for name in kept})
     return point.options == options
-
-
-@dataclass(frozen=True)
-class SacrebleuScore:
-    """What sacrebleu's ``BLEUScore`` holds (metrics/bleu.py:80-109): score and p_n on 0-100, BP, lengths."""
-
-    score: float
-    precisions: tuple[float, ...]
-    bp: float
-    sys_len: int
-    ref_len: int
-
-
-def sacrebleu_compute_bleu(
-    row: Sequence[float], options: BleuOptions, rounding: Callable[[float], float] = float
-) -> SacrebleuScore:
-    """sacrebleu 2.6.0's ``BLEU.compute_bleu`` (metrics/bleu.py:213-292), operation for operation.
-
-    ``row`` is sacrebleu's summed statistics ``[c, r, m_1..m_N, l_1..l_N]``. ``rounding`` is the
-    format the counts are held in: ``float`` for its integer sums (the observed score, the AR
-    trials), ``to_binary32`` for its bootstrap resamples, summed as float32 (significance.py:80,
-    ``dtype='float32'``), where under numpy 2's promotion rules (NEP 50) ``100. * m / l`` is
-    computed in float32: each operation rounded to float32 (a binary64 operation rounded to
-    binary32 is the binary32 operation: 53 >= 2 * 24 + 2 bits).
-    """
-    order = options.max_order
-    method = options.smoothing
-    default = SACREBLEU_SMOOTHING[method]
-    value = float(options.smoothing_value) if options.smoothing_value is not None else default
-    sys_len, ref_len = int(row[0]), int(row[1])
-    correct, total = list(row[2 : 2 + order]), list(row[2 + order : 2 + 2 * order])
-    bp = 1.0
-    if sys_len < ref_len:
-        bp = math.exp(1 - ref_len / sys_len) if sys_len > 0 else 0.0
-    precisions = [0.0] * order
-    if not any(correct):
-        return SacrebleuScore(0.0, tuple(precisions), bp, sys_len, ref_len)
-    smooth_mteval = 1.0
-    eff_order = order
-    for n in range(1, order + 1):
-        if method == "add-k" and n > 1 and value is not None:
-            correct[n - 1] = rounding(correct[n - 1] + rounding(value))
-            total[n - 1] = rounding(total[n - 1] + rounding(value))
-        if total[n - 1] == 0:
-            break
-        if options.effective_order:
-            eff_order = n
-        if correct[n - 1] == 0:
-            if method == "exp":
-                smooth_mteval *= 2
-                precisions[n - 1] = rounding(100.0 / rounding(smooth_mteval * total[n - 1]))
-            elif method == "floor" and value is not None:
-                precisions[n - 1] = rounding(rounding(100.0 * value) / total[n - 1])
-        else:
-            precisions[n - 1] = rounding(rounding(100.0 * correct[n - 1]) / total[n - 1])
-    logs = [_SACREBLEU_LOG_ZERO if p == 0.0 else math.log(p) for p in precisions[:eff_order]]
-    return SacrebleuScore(bp * math.exp(sum(logs) / eff_order), tuple(precisions), bp, sys_len, ref_len)
-
-
-def sacrebleu_row(stats: Statistics, orders: int) -> list[int]:
-    """sacrebleu's statistics of a segment or a corpus: ``[c, r, m_1..m_N, l_1..l_N]`` (an integer r)."""
-    return [stats.hyp_len, int(stats.ref_len), *stats.matches[:orders], *stats.totals[:orders]]
 
 
 class _Resampler:

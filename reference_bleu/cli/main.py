@@ -41,6 +41,7 @@ from reference_bleu.cli.printing import (
     tokenized_line,
 )
 from reference_bleu.cli.report import Row, render
+from reference_bleu.cli.toolforms import tool_form
 from reference_bleu.conventions.options import BleuOptions
 from reference_bleu.conventions.profiles import (
     PROFILES,
@@ -293,15 +294,17 @@ def _references(args: argparse.Namespace) -> list[str]:
 
 
 def _file_statistics(
-    args: argparse.Namespace, keep: bool, point: Point | None = None
+    args: argparse.Namespace, keep: bool, point: Point | None = None, orders: int = 0
 ) -> tuple[Point, Counting, int, list[System]]:
-    """``score -r REF -i HYP...``: the point (given, else the command line's), counting, nrefs and
-    each hypothesis file's statistics."""
+    """``score -r REF -i HYP...``: the point (given, else the command line's), counting (at least
+    ``orders`` orders), nrefs and each hypothesis file's statistics."""
     refs = _references(args)
     hyps = _hypotheses(args, refs)
     point = point or _point(args)
     options = point.options
     counting = Counting.at(point)
+    if orders > counting.orders:
+        counting = replace(counting, orders=orders)
     per_system, count = _count(
         args,
         hyps,
@@ -444,11 +447,32 @@ def _distinct_systems(systems: list[System], paired: bool) -> tuple[list[System]
     return kept, skipped
 
 
+def _tool_lines(args: argparse.Namespace, profile: Profile | None) -> bool:
+    """The tool's own lines (multi-bleu.perl's, mteval's, nltk's repr: spec chapter 16) when the
+    profile has such a form, the point and the text are the profile's, and the text report of
+    files is asked for; False (nothing printed) otherwise."""
+    form = tool_form(profile)
+    asked = not (args.stats or args.confidence or args.paired_bs or args.paired_ar or args.score_only)
+    if form is None or profile is None or not asked or _output(args, None) != "text":
+        return False
+    point = _point(args)
+    if point.overridden or point.text_conventions != profile.text:
+        return False
+    point, _, _, systems = _file_statistics(
+        args, keep=form.needs_segments(point.options), point=point, orders=form.orders
+    )
+    systems = _distinct_systems(systems, paired=False)
+    sys.stdout.write(form.report([(name, segments) for name, segments, _ in systems], point.options))
+    return True
+
+
 def _score(args: argparse.Namespace) -> int:
     _check_score_args(args)
     profile = _profile(args)
     if args.sentence_level:
         return _sentence_level(args, profile)
+    if _tool_lines(args, profile):
+        return 0
     paired = args.paired_bs or args.paired_ar
     resampling = args.confidence or paired
     point, counting, nrefs, systems = (

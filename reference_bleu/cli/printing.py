@@ -8,9 +8,9 @@ CLI renders whatever form the profile has, and its own report when the profile h
 when the options leave the points the tool computes (then the tool would not print these
 numbers, so neither its layout nor its signature is printed).
 
-The numbers are the tool's arithmetic on the reference's statistics
-(:func:`reference_bleu.analysis.significance.sacrebleu_compute_bleu`), equal to the profile's score
-within 1e-13 relative (CONV-ARITH), so that every printed digit is the tool's.
+The numbers are the tool's arithmetic on the reference's statistics, operation for operation
+(:func:`reference_bleu.scoring.floating.sacrebleu_compute_bleu`, spec CONV-SACREBLEU: every digit
+is the tool's), equal to the profile's score within 1e-13 relative (CONV-ARITH).
 """
 
 from __future__ import annotations
@@ -23,19 +23,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from reference_bleu.analysis.significance import (
-    SACREBLEU_SMOOTHING,
-    Interval,
-    PairedTests,
-    SacrebleuScore,
-    sacrebleu_compute_bleu,
-    sacrebleu_point,
-    sacrebleu_row,
-)
+from reference_bleu.analysis.significance import Interval, PairedTests, sacrebleu_point
 from reference_bleu.conventions.options import BleuOptions
 from reference_bleu.conventions.profiles import Profile, resolve
 from reference_bleu.errors import BleuOptionError
 from reference_bleu.formulas.statistics import Statistics
+from reference_bleu.scoring.floating import (
+    SACREBLEU_SMOOTHING,
+    SacrebleuScore,
+    sacrebleu_compute_bleu,
+    sacrebleu_row,
+)
 from reference_bleu.text.tokenizers import MECAB_TOKENIZERS, mecab_version
 
 #: The extra that brings tabulate, which draws sacrebleu's tables of several systems.
@@ -91,7 +89,8 @@ def colors_on(no_color: bool) -> bool:
 
 @dataclass(frozen=True)
 class SacrebleuForm:
-    """sacrebleu 2.6.0's command line output (spec CLI-SACREBLEU, CLI-PRINTED).
+    """sacrebleu 2.6.0's command line output (spec CLI-SACREBLEU, CLI-PRINTED; its numbers, line, JSON
+    and signature values CONV-SACREBLEU).
 
     From sacrebleu.py:425-560, utils.py:51-226 and metrics/base.py.
     """
@@ -157,7 +156,7 @@ class SacrebleuForm:
         return _RESET if rendering.colors else ""
 
     def score(self, stats: Statistics, options: BleuOptions) -> SacrebleuScore:
-        """sacrebleu's score of summed statistics (its arithmetic: CONV-ARITH within 1e-13)."""
+        """sacrebleu's score of summed statistics, by its own arithmetic (CONV-SACREBLEU)."""
         return sacrebleu_compute_bleu(sacrebleu_row(stats, options.max_order), options)
 
     def line(
@@ -467,13 +466,13 @@ def language_advice(pair: str | None, tokenize: str | None) -> str | None:
     return _ADVICE[target] if chosen is not None and tokenize != chosen else None
 
 
-#: The printed forms, by the profile's tool, version and level (a profile without one prints the
-#: reference's own report).
-PRINTED_FORMS: dict[tuple[str, str, str], SacrebleuForm] = {("sacrebleu", "2.6.0", "corpus"): SacrebleuForm()}
+#: The printed forms of this module, by the name a profile's ``printed`` gives (profiles.json; a profile
+#: without one prints the reference's own report, the line forms are reference_bleu.cli.toolforms').
+PRINTED_FORMS: dict[str, SacrebleuForm] = {"sacrebleu": SacrebleuForm()}
 
 
 def printed_form(profile: Profile | None) -> SacrebleuForm | None:
     """The printed form of ``profile``'s tool, if this project reproduces it."""
-    if profile is None:
+    if profile is None or profile.printed is None:
         return None
-    return PRINTED_FORMS.get((profile.tool, profile.version, profile.level))
+    return PRINTED_FORMS.get(profile.printed)

@@ -351,7 +351,7 @@ FIELDS: tuple[Field, ...] = (
                 "error": "an error",
                 "one": "counted as p_n = 1",
                 "smoothed": "passed to a smoothing defined on 0/0 (coco, add-one)",
-                "reweigh-by-length": "the weights of nltk's auto_reweigh (1 / c for short candidates)",
+                "reweigh-by-length": "nltk's auto_reweigh: 1 / c on orders 1..c for c < 4 (N = 4, uniform)",
             },
         ),
         "reference_bleu.scoring.evaluation._undefined_orders",
@@ -428,7 +428,8 @@ FIELDS: tuple[Field, ...] = (
             BrevityPenaltyRule,
             {
                 "paper": "exp(1 - r/c) for c < r, else 1 (the paper)",
-                "coco": "pycocoevalcap's: exp(1 - r/c) with a tiny c, also applied when c > r",
+                "coco": "pycocoevalcap's: exp(1 - 1/ratio), ratio = (c + tiny) / (r + small), "
+                "when ratio < 1 (c = r too)",
                 "plus-one": "exp(1 - (r+1)/(c+1)) for c < r (code-summarisation scripts, CodeBERT's bleu.py)",
             },
         ),

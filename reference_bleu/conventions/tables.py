@@ -18,7 +18,14 @@ from pathlib import Path
 from typing import Any
 
 from reference_bleu.conventions.options import make_options
-from reference_bleu.conventions.profiles import PROFILES, Family, axis_values, paper_differences, resolve
+from reference_bleu.conventions.profiles import (
+    PRINTED_FORMS_DATA,
+    PROFILES,
+    Family,
+    axis_values,
+    paper_differences,
+    resolve,
+)
 from reference_bleu.conventions.registry import AXES, BY_NAME, OPTION_FIELDS, Axis, Field
 
 #: The spec's folder, and the chapter of the convention space.
@@ -151,16 +158,115 @@ def values_table() -> str:
 
 
 def profiles_table() -> str:
-    """CONV-PROFILES. Every profile family: tool, what it is, where it differs from the paper, parameters."""
+    """CONV-PROFILES. Every profile family: tool, what it is, where it differs from the paper, parameters,
+    and the printed form of its tool (spec chapter 16)."""
     rows = []
     for name, family in PROFILES.items():
         profile = resolve(name)
         differs = "; ".join(f"`{axis}={value}`" for axis, value, _ in paper_differences(profile)) or "none"
         parameters = ", ".join([*family.parameters, *family.numeric])
-        rows.append((f"`{name}`", f"{profile.tool} {profile.version}", profile.summary, differs, parameters))
-    return _table(
-        ("profile", "tool, version", "what it is", "differs from `paper` (axis=value)", "parameters"), rows
+        printed = profile.printed
+        form = f"`{printed}` ({_entry(PRINTED_FORMS_DATA[printed]['spec'])})" if printed else ""
+        rows.append(
+            (f"`{name}`", f"{profile.tool} {profile.version}", profile.summary, differs, parameters, form)
+        )
+    header = (
+        "profile",
+        "tool, version",
+        "what it is",
+        "differs from `paper` (axis=value)",
+        "parameters",
+        "printed",
     )
+    return _table(header, rows)
+
+
+def parameters_table() -> str:
+    """CONV-PARAMETERS. Every parameter of every family: its values (the default first), what the tool
+    calls it, and the axes its values set, as the family's rules in ``profiles.json`` say."""
+    rows = []
+    for name, family in PROFILES.items():
+        declared = family.data.get("parameters", {})
+        for parameter in [*family.parameters, *family.numeric]:
+            spec = declared.get(parameter) or _inherited(family, parameter)
+            if parameter in family.numeric:
+                values = "a number"
+            else:
+                default = family.defaults[parameter]
+                others = [v for v in family.parameters[parameter] if v != default]
+                values = ", ".join([f"`{default}` (default)", *(f"`{v}`" for v in others)])
+            rows.append(
+                (f"`{name}`", f"`{parameter}`", values, spec["meaning"], _fields_set(family, parameter))
+            )
+    return _table(("profile", "parameter", "values", "the tool's", "sets (fields, by the rules below)"), rows)
+
+
+def _inherited(family: Family, parameter: str) -> dict[str, Any]:
+    parent = family.parent
+    while parent is not None and parameter not in parent.data.get("parameters", {}):
+        parent = parent.parent
+    if parent is None:
+        raise ValueError(f"profile {family.name}: parameter {parameter} is declared nowhere")
+    declared: dict[str, Any] = parent.data["parameters"][parameter]
+    return declared
+
+
+def _rules(family: Family) -> list[dict[str, Any]]:
+    """The rules that build the family's profiles, the extended family's first."""
+    inherited = _rules(family.parent) if family.parent is not None else []
+    return [*inherited, *family.data.get("rules", ())]
+
+
+def _fields_set(family: Family, parameter: str) -> str:
+    """The fields a parameter's value decides: those of every rule that tests it or takes its value."""
+    fields: list[str] = []
+    for rule in _rules(family):
+        takes = [
+            field
+            for group in ("options", "text", "sentence_options")
+            for field, value in rule.get(group, {}).items()
+            if parameter in rule.get("when", {})
+            or (isinstance(value, dict) and value["parameter"] == parameter)
+        ]
+        if parameter in rule.get("when", {}) and rule.get("raises"):
+            takes.append("raises")
+        fields += [f for f in takes if f not in fields]
+    return ", ".join(f"`{f}`" for f in fields) or "nothing"
+
+
+def _shown_assignment(field: str, value: Any) -> str:
+    if not isinstance(value, dict):
+        return f"`{field}={value}`"
+    if "map" in value:
+        mapped = ", ".join(f"`{k}` → `{v}`" for k, v in value["map"].items())
+        return f"`{field}` = `{value['parameter']}` mapped: {mapped}"
+    kind = " (an integer)" if value.get("type") == "integer" else ""
+    return f"`{field}` = the value of `{value['parameter']}`{kind}"
+
+
+def rules_table() -> str:
+    """CONV-PARAMETERS. Every rule of ``profiles.json``: the family, its condition on the parameters,
+    and what it sets (options, text conventions, ``-sl``'s options, exceptions), in the order applied."""
+    rows = []
+    for name, family in PROFILES.items():
+        if family.parent is not None and family.data.get("rules"):
+            rows.append((f"`{name}`", f"(first every rule of `{family.parent.name}`)", ""))
+        for rule in family.data.get("rules", ()):
+            when = " and ".join(
+                f"`{k}` in {', '.join(f'`{x}`' for x in v)}" if isinstance(v, list) else f"`{k}={v}`"
+                for k, v in rule.get("when", {}).items()
+            )
+            sets = [
+                _shown_assignment(f, v)
+                for group in ("options", "text")
+                for f, v in rule.get(group, {}).items()
+            ]
+            sets += [
+                f"under -sl: {_shown_assignment(f, v)}" for f, v in rule.get("sentence_options", {}).items()
+            ]
+            sets += [f"raises `{k}`: {v}" for k, v in rule.get("raises", {}).items()]
+            rows.append((f"`{name}`", when or "always", "; ".join(sets)))
+    return _table(("profile", "when", "sets"), rows)
 
 
 def text_table() -> str:
@@ -181,6 +287,8 @@ GENERATED: dict[Path, dict[str, Callable[[], str]]] = {
         "axes": axes_table,
         "values": values_table,
         "profiles": profiles_table,
+        "parameters": parameters_table,
+        "rules": rules_table,
         "text": text_table,
     },
 }

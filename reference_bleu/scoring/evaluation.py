@@ -13,7 +13,8 @@ convention space of chapter 13 (CONV), in this order:
    ``effective_order``; else counted as a zero precision (``undefined_precision="zero"``),
    dropped without renormalising (``"skip"``), an error (``"error"``), a precision of 1
    (``"one"``: (0 + k) / (0 + k) of add-k code), or nltk's ``auto_reweigh`` (weights 1/c on
-   orders 1..c when c < N, ``"reweigh-by-length"``), or passed to a smoothing that is defined
+   orders 1..c when c < 4 = N and the weights are uniform, ``"reweigh-by-length"``), or passed
+   to a smoothing that is defined
    on 0/0 (``"smoothed"``: pycocoevalcap's (0 + 1e-15) / (0 + 1e-9)).
 2. Smoothing (spec SMOOTH) of the defined orders.
 3. Zero precisions (m_n = 0 after smoothing, spec EC-002): the paper's limit, score 0
@@ -83,8 +84,13 @@ def _undefined_orders(stats: Statistics, options: BleuOptions) -> list[Fraction]
     totals = stats.totals[:N]
     if options.effective_order:
         w = list(effective_order_weights(w, totals))
-    # nltk re-weighs only its default uniform weights
-    if options.undefined_precision == "reweigh-by-length" and stats.hyp_len < N and w == [Fraction(1, N)] * N:
+    # nltk re-weighs only its default weights, the tuple (0.25, 0.25, 0.25, 0.25): N = 4, uniform
+    if (
+        options.undefined_precision == "reweigh-by-length"
+        and N == 4
+        and stats.hyp_len < N
+        and w == [Fraction(1, 4)] * 4
+    ):
         c = stats.hyp_len
         w = [Fraction(1, c) if n <= c else Fraction(0) for n in range(1, N + 1)]
     for n, total in enumerate(totals):
