@@ -177,7 +177,9 @@ def assert_sacrebleu_statistics(test: dict[str, Any], profile: str) -> None:
     else:
         hyps, refs = source["hypotheses"], [list(r) for r in zip(*source["references"], strict=True)]
     order = test["options"]["max_ngram_order"]
-    result = corpus_bleu(hyps, refs, profile=profile, max_order=order, smoothing="none")
+    result = corpus_bleu(
+        hyps, refs, profile=profile, max_order=order, smoothing="none", references_layout="segments"
+    )
     stats = test["statistics"]
     assert (list(result.matches), list(result.totals)) == (stats["matches"], stats["totals"]), test["id"]
     assert (result.hyp_len, result.ref_len) == (stats["c"], stats["r"]), test["id"]

@@ -34,13 +34,14 @@ from typing import Any
 
 from reference_bleu.analysis.attribution import reported_value, value_text
 from reference_bleu.analysis.counted import CountedCorpus
-from reference_bleu.analysis.significance import sacrebleu_compute_bleu, sacrebleu_point, sacrebleu_row
+from reference_bleu.analysis.significance import sacrebleu_point
 from reference_bleu.conventions.options import BleuOptions, Scale
 from reference_bleu.conventions.profiles import PROFILES
 from reference_bleu.conventions.registry import TEXT_FIELDS
 from reference_bleu.conventions.space import Point, axes, make_point, named_points, neighbours
 from reference_bleu.errors import BleuError, BleuOptionError
 from reference_bleu.scoring.evaluation import conventional_total
+from reference_bleu.scoring.floating import sacrebleu_compute_bleu, sacrebleu_row
 from reference_bleu.scoring.score import printed
 
 #: The output axis: the reported number's own (its scale and decimals), never searched or counted

@@ -461,7 +461,7 @@ def _tool_lines(args: argparse.Namespace, profile: Profile | None) -> bool:
     point, _, _, systems = _file_statistics(
         args, keep=form.needs_segments(point.options), point=point, orders=form.orders
     )
-    systems = _distinct_systems(systems, paired=False)
+    systems, _ = _distinct_systems(systems, paired=False)
     sys.stdout.write(form.report([(name, segments) for name, segments, _ in systems], point.options))
     return True
 
