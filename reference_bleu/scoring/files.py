@@ -30,7 +30,12 @@ from typing import Any, BinaryIO, cast
 from reference_bleu.conventions.registry import BY_NAME, PAPER_TEXT
 from reference_bleu.conventions.space import Point
 from reference_bleu.errors import BleuError, BleuInputError
-from reference_bleu.fast.counts import COUNTS_13A, counted_statistics, fast_system_statistics
+from reference_bleu.fast.counts import (
+    COUNTS_13A,
+    collector_paused,
+    counted_statistics,
+    fast_system_statistics,
+)
 from reference_bleu.formulas.inputs import SegmentRules
 from reference_bleu.formulas.length import REF_LENGTH_RULES, RefLengthRule
 from reference_bleu.formulas.statistics import MAX_STATISTICS_ORDERS, Statistics
@@ -273,7 +278,8 @@ def chunk_statistics(
         )
         return summed, len(rows)
     tokens = line_tokenizer(**counting.text)
-    tokenized = [[tokens(cell) for cell in row] for row in rows]
+    with collector_paused():
+        tokenized = [[tokens(cell) for cell in row] for row in rows]
     statistics = fast_system_statistics(
         [[row[k] for row in tokenized] for k in range(systems)],
         [row[systems:] for row in tokenized],
