@@ -7,6 +7,7 @@ line with exit 2 (or a warning that names the file), never a traceback, never a 
 from __future__ import annotations
 
 import bz2
+import concurrent.futures
 import gzip
 import json
 import lzma
@@ -307,7 +308,7 @@ def test_jobs_are_capped_at_the_cpu_count(pair: tuple[str, str], monkeypatch: py
         started.append(max_workers)
         return real(max_workers=max_workers, **kwargs)
 
-    monkeypatch.setattr(files, "ProcessPoolExecutor", recording)
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", recording)  # imported when --jobs asks
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
     hyp, ref = pair
     counting = files.Counting(4)
