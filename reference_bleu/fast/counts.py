@@ -400,20 +400,35 @@ def counted_statistics(
             [_summed(matches[k], list(lengths[k::cells]), sum(lengths[systems::cells]))]
             for k in range(systems)
         ]
-    rows = range(0, len(lengths), cells)
-    blank = [("",) * length for length in lengths]  # a sentence of that many tokens
     candidate_lengths: list[list[int]] = [[] for _ in range(systems)]
     ref_lens: list[Length] = [0] * systems
-    for _, _, k, candidate, r in ruled_segments(
+    for _, k, c, r in _ruled_lengths(lengths, cells, systems, ref_length, rules=rules, start=start):
+        candidate_lengths[k].append(c)
+        ref_lens[k] += r
+    return [[_summed(matches[k], candidate_lengths[k], ref_lens[k])] for k in range(systems)]
+
+
+def _ruled_lengths(
+    lengths: Sequence[int],
+    cells: int,
+    systems: int,
+    ref_length: RefLengthRule,
+    *,
+    rules: SegmentRules,
+    start: int,
+) -> Iterator[tuple[int, int, int, Length]]:
+    """:func:`ruled_segments` on placeholder sentences of the rows' token counts (the rules read only a
+    sentence's length and emptiness): each kept candidate's row (from 0), system, c and r."""
+    blank = [("",) * length for length in lengths]  # a sentence of that many tokens
+    rows = range(0, len(lengths), cells)
+    for i, _, k, candidate, r in ruled_segments(
         [blank[k::cells] for k in range(systems)],
-        [blank[i + systems : i + cells] for i in rows],
+        [blank[j + systems : j + cells] for j in rows],
         ref_length,
         rules,
         start,
     ):
-        candidate_lengths[k].append(len(candidate))
-        ref_lens[k] += r
-    return [[_summed(matches[k], candidate_lengths[k], ref_lens[k])] for k in range(systems)]
+        yield i - start, k, len(candidate), r
 
 
 def counted_segments(
@@ -437,19 +452,11 @@ def counted_segments(
     >>> first, second.totals, second.ref_len
     (Statistics(matches=(2, 1), totals=(3, 2), hyp_len=3, ref_len=3), (1, 0), 2)
     """
-    rows = range(0, len(lengths), cells)
-    orders = len(matches) // (len(rows) * systems) if rows else 0
-    blank = [("",) * length for length in lengths]  # a sentence of that many tokens
+    rows = len(lengths) // cells if cells else 0
+    orders = len(matches) // (rows * systems) if rows else 0
     kept: list[list[Statistics]] = [[] for _ in range(systems)]
-    for i, _, k, candidate, r in ruled_segments(
-        [blank[k::cells] for k in range(systems)],
-        [blank[j + systems : j + cells] for j in rows],
-        ref_length,
-        rules,
-        start,
-    ):
-        at = ((i - start) * systems + k) * orders
-        c = len(candidate)
+    for row, k, c, r in _ruled_lengths(lengths, cells, systems, ref_length, rules=rules, start=start):
+        at = (row * systems + k) * orders
         totals = tuple([max(0, c - n) for n in range(orders)])
         kept[k].append(Statistics(tuple(matches[at : at + orders]), totals, c, normal_length(r)))
     return kept
