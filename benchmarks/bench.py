@@ -1,48 +1,54 @@
-"""Time the reference against sacrebleu, nltk, bleuscore and fast-bleu on the same real data, side by side.
+"""Time the reference beside its peers and a C floor, side by side in one run (benchmarks/README.md).
 
 Usage (from the project root; data: the shipped conformance/data/wmt17-en-de; peers from
 ``pip install -e '.[test,zoo]'``)::
 
-    python benchmarks/bench.py                       # everything at 1x, 10x, 100x, 1 and 4 refs
-    python benchmarks/bench.py --sizes 1 10          # a quicker run
-    python benchmarks/bench.py --million --conform   # also: 1,000,000 streamed lines; a conform run
+    python benchmarks/bench.py                        # in process and whole process, 3 rounds
+    python benchmarks/bench.py --sizes 1 --refs 1     # the smallest run (CI)
+    python benchmarks/bench.py --rounds 5 --startup --sentence --tokenizers --significance \\
+        --identify --million                          # every table of benchmarks/README.md
 
-Three tables, each measured in one run, every tool in a fresh process:
+Every measure is one fresh process doing one thing once: a *first* scoring (no string hash
+cached by an earlier scoring of the same token lists, no memo warm), its CPU (user + system,
+``RUSAGE_CHILDREN`` of a watcher, so children count) or, in process, ``time.process_time`` around
+the one call, its wall time and peak memory. The tools of a table are interleaved round by round
+(round 1: each tool once; round 2: each tool once; ...), so that the machine's load changes every
+tool alike; each figure is the median of the rounds with its spread (min-max). The date and the
+load average are printed with each table: the machine has 2 cores and is often busy, CPU time is
+the steadier figure, and a ratio of two tools in the same run is steadier than either time.
 
-1. **In-process scoring of pre-tokenized input** (the data is in memory; only the scoring is
-   timed, the median of ``--repeat`` runs): the reference's API on tokens; sacrebleu with
-   ``tokenize='none'`` on the tokens joined by spaces; nltk's ``corpus_bleu`` on tokens;
-   bleuscore (Rust) on the joined tokens (it always runs its own 13a, which is in its time);
-   fast-bleu (C++) on tokens, whose only mode is a *sentence* score of every hypothesis
-   against the pooled references, a different quantity, timed for what it does. CPU seconds
-   (``time.process_time``) and wall seconds; ratios are tool / reference.
-2. **Whole process** (``reference-bleu score -tok 13a`` and ``sacrebleu -tok 13a -b`` on files,
-   start-up and reading included): CPU of the child (user + system, ``RUSAGE_CHILDREN``), wall,
-   peak memory; on one system and on all 16 WMT17 systems in one call.
-3. ``--million``: ``reference-bleu score`` on 1,000,000 streamed lines, ``--jobs 1`` and
-   ``--jobs 2``; ``--conform``: ``reference-bleu conform --target sacrebleu`` at the default budget.
-
-The 10x and 100x corpora repeat the WMT17 lines; sacrebleu's tokenizers memoize lines
-(``lru_cache`` of 2^16 entries), which flatters it on repeated text in table 2 (not in table 1:
-``none`` does not tokenize). sacrebleu-mojo requires Python 3.12 or later and is measured
-only where it installs. "refs" is the number of references per segment: the reference
-translation plus other systems' outputs. Nothing here is asserted: the numbers are reported.
+Tables: in-process corpus scoring of pre-tokenized WMT17 (the reference's API on tokens;
+sacrebleu with ``tokenize='none'`` on the tokens joined; nltk on tokens; bleuscore (Rust) on the
+joined tokens, its own 13a included; fast-bleu (C++), whose only mode is a sentence score of each
+hypothesis against the pooled references, timed for what it does); whole process with 13a from
+files, 1 and 16 systems; ``--startup`` (a one-line file); ``--sentence`` (each row scored alone:
+the batch ``sentence_scores``, one ``sentence_bleu`` call per row, sacrebleu's ``sentence_score``
+per row); ``--tokenizers`` (each tokenizer's ``line_tokenizer`` over every WMT17 line, with and
+without the compiled kernel, and ``score -tok`` of 16 systems); ``--significance`` (``-par`` and
+``-pbs`` on 4 systems against sacrebleu, their printed bytes compared); ``--identify``;
+``--million`` (1,000,000 streamed 13a lines: the C floor ``floor.c``, compiled here, the
+reference with ``--jobs 1`` and ``2``, sacrebleu; the floor's statistics compared with the
+reference's); ``--conform``; ``--fallback`` (NUM-SENTENCE's exact-path rate). Nothing here is
+asserted: the numbers are reported.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import importlib.util
 import json
 import os
 import platform
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -64,20 +70,9 @@ IN_PROCESS = (
     "nltk",
     "fast-bleu",
 )
-#: Per-row sentence scoring (table 4): the reference's batch path with and without the kernel, its
-#: per-row ``sentence_bleu`` (the double decided in binary64 where NUM-SENTENCE can, ``score_decimal``
-#: left uncomputed) and the same reading ``score_decimal`` (the exact path's cost), and the peers'
-#: sentence functions.
-SENTENCE = (
-    "reference",
-    "reference-python",
-    "reference-row",
-    "reference-row-decimal",
-    "sacrebleu",
-    "bleuscore",
-    "nltk",
-    "fast-bleu",
-)
+#: Per-row sentence scoring: the reference's batch path with and without the kernel, one
+#: ``sentence_bleu`` call per row (its ``score``; ``score_decimal`` left uncomputed), and the peers'.
+SENTENCE = ("reference", "reference-python", "reference-row", "sacrebleu", "bleuscore", "nltk")
 #: The tools run with REFERENCE_BLEU_PURE_PYTHON=1: the reference without its compiled kernel.
 PURE_PYTHON = ("reference-python",)
 #: The module each peer needs; a peer that does not import here is reported as not installed.
@@ -88,6 +83,10 @@ MODULES = {
     "nltk": "nltk",
     "fast-bleu": "fast_bleu",
 }
+#: The systems of the significance table (sacrebleu's -par and -pbs compare them with the first).
+SIGNIFICANCE_SYSTEMS = 4
+
+Result = dict[str, Any]
 
 
 def read(path: Path) -> list[str]:
@@ -117,7 +116,36 @@ def installed(tool: str) -> bool:
     return tool not in MODULES or importlib.util.find_spec(MODULES[tool]) is not None
 
 
-# --- table 1: in-process, on tokens ----------------------------------------------------------
+def now() -> str:
+    """The date, time and load average, for a table's heading."""
+    one, five, _ = os.getloadavg()
+    stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    return f"{stamp}, load average {one:.1f} (5 min: {five:.1f}) on {os.cpu_count()} CPUs"
+
+
+def spread(values: list[float], digits: int = 3) -> str:
+    """The median and the range of the rounds: ``median (min-max)``."""
+    return f"{statistics.median(values):.{digits}f} ({min(values):.{digits}f}-{max(values):.{digits}f})"
+
+
+def ratio(a: float, b: float) -> str:
+    return f"{a / b:.2f}" if b > 0 else "-"
+
+
+def interleaved(measures: Mapping[str, Callable[[], Result]], rounds: int) -> dict[str, list[Result]]:
+    """Each measure once per round, every measure in turn, ``rounds`` times."""
+    results: dict[str, list[Result]] = {label: [] for label in measures}
+    for _ in range(rounds):
+        for label, run in measures.items():
+            results[label].append(run())
+    return results
+
+
+def medians(rows: list[Result], key: str) -> float:
+    return float(statistics.median(row[key] for row in rows))
+
+
+# --- one process, one thing: the children ---------------------------------------------------------
 
 
 def scorer(tool: str, hyps: list[list[str]], refs: list[list[list[str]]]) -> Callable[[], float]:
@@ -152,9 +180,8 @@ def sentence_scorer(tool: str, hyps: list[list[str]], refs: list[list[list[str]]
     """A function that scores every row alone with ``tool`` and returns the mean sentence score.
 
     The reference and sacrebleu at sacrebleu's sentence point (exp smoothing, effective order);
-    nltk with its method 3 (the same NIST smoothing, without effective order); bleuscore and
-    fast-bleu at their one point (add-one smoothing; fast-bleu's own smoothing), timed for
-    what they do. Peers take joined tokens where they take text (no tokenization: ``none``).
+    nltk with its method 3 (the same NIST smoothing, without effective order); bleuscore at its one
+    point (add-one smoothing), timed for what it does. Peers take joined tokens where they take text.
     """
     joined_hyps = [" ".join(h) for h in hyps]
     joined_refs = [[" ".join(r) for r in rs] for rs in refs]
@@ -162,8 +189,16 @@ def sentence_scorer(tool: str, hyps: list[list[str]], refs: list[list[list[str]]
         from reference_bleu import sentence_scores  # noqa: PLC0415
 
         return lambda: statistics.fmean(sentence_scores(hyps, refs, smoothing="exp", effective_order=True))
-    if tool in ("reference-row", "reference-row-decimal"):
-        return row_scorer(hyps, refs, decimal=tool == "reference-row-decimal")
+    if tool == "reference-row":
+        from reference_bleu import sentence_bleu  # noqa: PLC0415
+
+        def rows() -> Iterator[BleuResult]:
+            return (
+                sentence_bleu(h, r, smoothing="exp", effective_order=True)
+                for h, r in zip(hyps, refs, strict=True)
+            )
+
+        return lambda: statistics.fmean(result.score for result in rows())
     if tool == "sacrebleu":
         import sacrebleu  # noqa: PLC0415
 
@@ -178,60 +213,45 @@ def sentence_scorer(tool: str, hyps: list[list[str]], refs: list[list[list[str]]
             cast(float, bleuscore.compute([r], [h], 4, True)["bleu"])
             for h, r in zip(joined_hyps, joined_refs, strict=True)
         )
-    if tool == "nltk":
-        from nltk.translate.bleu_score import SmoothingFunction  # noqa: PLC0415
-        from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu  # noqa: PLC0415
+    from nltk.translate.bleu_score import SmoothingFunction  # noqa: PLC0415
+    from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu  # noqa: PLC0415
 
-        method3 = SmoothingFunction().method3
-        return lambda: statistics.fmean(
-            nltk_sentence_bleu(r, h, smoothing_function=method3) for h, r in zip(hyps, refs, strict=True)
-        )
-    from fast_bleu import BLEU as FastBleu  # noqa: PLC0415, N811
-
-    weights = {"bleu": (0.25,) * 4}
+    method3 = SmoothingFunction().method3
     return lambda: statistics.fmean(
-        FastBleu(r, weights).get_score([h])["bleu"][0] for h, r in zip(hyps, refs, strict=True)
+        nltk_sentence_bleu(r, h, smoothing_function=method3) for h, r in zip(hyps, refs, strict=True)
     )
 
 
-def row_scorer(hyps: list[list[str]], refs: list[list[list[str]]], *, decimal: bool) -> Callable[[], float]:
-    """``sentence_bleu`` per row at sacrebleu's sentence point: its ``score``, or its ``score_decimal``."""
-    from reference_bleu import sentence_bleu  # noqa: PLC0415
-
-    def rows() -> Iterator[BleuResult]:
-        return (
-            sentence_bleu(h, r, smoothing="exp", effective_order=True)
-            for h, r in zip(hyps, refs, strict=True)
-        )
-
-    if decimal:
-        return lambda: statistics.fmean(float(result.score_decimal) for result in rows())
-    return lambda: statistics.fmean(result.score for result in rows())
-
-
-def in_process(tool: str, paths: list[str], repeat: int, *, sentence: bool = False) -> dict[str, float]:
-    """Median CPU and wall seconds of ``repeat`` scorings with ``tool`` (run in a child process)."""
+def one_scoring(kind: str, tool: str, paths: list[str]) -> Result:
+    """In this fresh process: the corpus read and tokenized (not timed), then one first scoring, timed."""
     from reference_bleu.text.tokenizers import tokenize_line  # noqa: PLC0415
 
     hyps, *streams = ([tokenize_line(line, "13a") for line in read(Path(p))] for p in paths)
     refs = [list(rs) for rs in zip(*streams, strict=True)]
-    run = (sentence_scorer if sentence else scorer)(tool, hyps, refs)
-    cpu, wall, score = [], [], 0.0
-    for _ in range(repeat):
-        start_cpu, start_wall = time.process_time(), time.perf_counter()
-        score = run()
-        cpu.append(time.process_time() - start_cpu)
-        wall.append(time.perf_counter() - start_wall)
-    return {"cpu": statistics.median(cpu), "wall": statistics.median(wall), "score": score}
+    run = (sentence_scorer if kind == "sentence" else scorer)(tool, hyps, refs)
+    start_cpu, start_wall = time.process_time(), time.perf_counter()
+    score = run()
+    cpu, wall = time.process_time() - start_cpu, time.perf_counter() - start_wall
+    return {"cpu": cpu, "wall": wall, "score": score, "rows": len(hyps)}
 
 
-def child(arguments: list[str]) -> dict[str, Any]:
+def one_tokenizing(name: str) -> Result:
+    """In this fresh process: every WMT17 line (16 systems and the reference) through ``line_tokenizer``
+    once, timed (the lines read first, not timed)."""
+    from reference_bleu.text.tokenizers import line_tokenizer  # noqa: PLC0415
+
+    lines = [line for path in [WMT17 / "ref.de", *systems()] for line in read(path)]
+    tokens = line_tokenizer(name)
+    start = time.process_time()
+    count = sum(len(tokens(line)) for line in lines)
+    return {"cpu": time.process_time() - start, "rows": len(lines), "tokens": count}
+
+
+def child(arguments: list[str], pure_python: bool = False) -> Result:
     """Run this script with ``--one ARGUMENTS`` in a fresh process; its JSON line, with its peak memory.
-
-    The ``reference-python`` tool runs with REFERENCE_BLEU_PURE_PYTHON=1 (no compiled kernel).
-    """
+    ``pure_python``: with REFERENCE_BLEU_PURE_PYTHON=1 (no compiled kernel)."""
     env = dict(os.environ)
-    if arguments[1] in PURE_PYTHON:
+    if pure_python:
         env["REFERENCE_BLEU_PURE_PYTHON"] = "1"
     out = subprocess.run(  # noqa: S603 -- our own interpreter and script, no shell
         [sys.executable, __file__, "--one", *arguments], capture_output=True, text=True, check=True, env=env
@@ -239,29 +259,32 @@ def child(arguments: list[str]) -> dict[str, Any]:
     return dict(json.loads(out.strip().splitlines()[-1]))
 
 
-# --- table 2 and 3: whole processes ----------------------------------------------------------
-
-
-def whole(command: list[str]) -> dict[str, float]:
-    """CPU (user + system), wall seconds and peak MB of one command, run under a fresh watcher process.
-
-    The watcher (this script with ``--watch``) waits for the command alone, so the peak
-    resident memory of its children is the command's, not that of earlier measurements.
-    """
+def whole(command: list[str], env: dict[str, str] | None = None) -> Result:
+    """CPU (user + system), wall seconds, peak MB and standard output of one command, run under a fresh
+    watcher process, which waits for the command alone: its children's peak memory is the command's."""
     out = subprocess.run(  # noqa: S603 -- our own interpreter and script, no shell
-        [sys.executable, __file__, "--watch", *command], capture_output=True, text=True, check=True
+        [sys.executable, __file__, "--watch", *command],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, **(env or {})},
     ).stdout
     return dict(json.loads(out.strip().splitlines()[-1]))
 
 
-def watch(command: list[str]) -> dict[str, float]:
-    """Run ``command`` to completion; its CPU (user + system, children included), wall, peak MB, exit code."""
+def watch(command: list[str]) -> Result:
+    """Run ``command`` to completion: its CPU (children included), wall, peak MB, exit code, output."""
     start = time.perf_counter()
-    done = subprocess.run(command, check=False, stdout=subprocess.DEVNULL)  # noqa: S603 -- our commands
+    done = subprocess.run(command, check=False, capture_output=True)  # noqa: S603 -- our commands
     wall = time.perf_counter() - start
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = usage.ru_utime + usage.ru_stime
-    return {"cpu": cpu, "wall": wall, "peak_mb": usage.ru_maxrss / 1024, "exit": done.returncode}
+    return {
+        "cpu": usage.ru_utime + usage.ru_stime,
+        "wall": wall,
+        "peak_mb": usage.ru_maxrss / 1024,
+        "exit": done.returncode,
+        "stdout": done.stdout.decode("utf-8", "replace")[-100_000:],
+    }
 
 
 def tool_command(name: str) -> list[str]:
@@ -269,11 +292,174 @@ def tool_command(name: str) -> list[str]:
     return [str(Path(sys.executable).parent / name)]
 
 
-def whole_commands(hyps: list[str], ref: str) -> dict[str, list[str]]:
-    return {
-        "reference": [*tool_command("reference-bleu"), "score", "-tok", "13a", "-r", ref, "-i", *hyps],
-        "sacrebleu": [*tool_command("sacrebleu"), ref, "-i", *hyps, "-tok", "13a", "-b"],
-    }
+# --- the tables -------------------------------------------------------------------------------------
+
+
+def table_in_process(sizes: list[int], refs_list: list[int], tools: list[str], rounds: int) -> None:
+    segments = len(read(WMT17 / "ref.de"))
+    print(f"\n## In-process scoring of pre-tokenized input: a first scoring, {rounds} rounds ({now()})\n")
+    print("| segments | refs | tool | CPU s, median (range) | wall s | CPU / reference | peak MB | BLEU |")
+    print("|---:|---:|---|---:|---:|---:|---:|---:|")
+    for size in sizes:
+        for refs in refs_list:
+            with tempfile.TemporaryDirectory() as folder:
+                paths = [str(p) for p in write_corpus(Path(folder), size, refs)]
+                chosen = [t for t in tools if installed(t) and (t != "fast-bleu" or size <= FAST_BLEU_MAX)]
+                measures = {t: partial(child, ["corpus", t, *paths], t in PURE_PYTHON) for t in chosen}
+                results = interleaved(measures, rounds)
+            base = medians(results["reference"], "cpu")
+            for tool, rows in results.items():
+                cpu = [r["cpu"] for r in rows]
+                print(
+                    f"| {segments * size:,} | {refs} | {tool} | {spread(cpu)} | {medians(rows, 'wall'):.3f} "
+                    f"| {ratio(statistics.median(cpu), base)} | {medians(rows, 'peak_mb'):.0f} "
+                    f"| {100 * rows[-1]['score']:.4f} |",
+                    flush=True,
+                )
+    missing = [t for t in tools if not installed(t)]
+    if missing:
+        print(f"\nNot installed here (not measured): {', '.join(missing)}.")
+
+
+Measures = dict[str, Callable[[], Result]]
+
+
+def whole_table(title: str, measures: Measures, rounds: int, base: str = "") -> dict[str, list[Result]]:
+    """A table of whole processes: CPU median (range), wall, peak memory, CPU / ``base``."""
+    print(f"\n## {title}, {rounds} rounds ({now()})\n")
+    print(f"| measure | CPU s, median (range) | wall s | peak MB | CPU / {base or '-'} |")
+    print("|---|---:|---:|---:|---:|")
+    results = interleaved(measures, rounds)
+    reference = medians(results[base], "cpu") if base in results else 0.0
+    for label, rows in results.items():
+        cpu = [r["cpu"] for r in rows]
+        failed = " (failed)" if any(r.get("exit") for r in rows) else ""
+        wall, peak = medians(rows, "wall"), medians(rows, "peak_mb")
+        print(
+            f"| {label}{failed} | {spread(cpu, 2)} | {wall:.2f} | {peak:.0f} "
+            f"| {ratio(statistics.median(cpu), reference)} |",
+            flush=True,
+        )
+    return results
+
+
+def reference_bleu(*arguments: str) -> list[str]:
+    """The ``reference-bleu`` command line with ``arguments``."""
+    return [*tool_command("reference-bleu"), *arguments]
+
+
+def table_whole(rounds: int) -> None:
+    found = [str(p) for p in systems()]
+    ref = str(WMT17 / "ref.de")
+    for label, hyps in (("1 system", found[:1]), (f"{len(found)} systems, one call", found)):
+        measures: Measures = {
+            "reference": partial(whole, reference_bleu("score", "-tok", "13a", "-r", ref, "-i", *hyps)),
+            "sacrebleu": partial(whole, [*tool_command("sacrebleu"), ref, "-i", *hyps, "-tok", "13a", "-b"]),
+        }
+        whole_table(f"Whole process, 13a from files, {label}", measures, rounds, "sacrebleu")
+
+
+def table_startup(rounds: int) -> None:
+    """Start-up: a one-line file scored by each command line, and the interpreter alone."""
+    with tempfile.TemporaryDirectory() as folder:
+        one = Path(folder) / "one.txt"
+        one.write_text("The cat sat on the mat.\n", encoding="utf-8")
+        line = str(one)
+        measures: Measures = {
+            "reference-bleu score": partial(whole, reference_bleu("score", "-r", line, "-i", line)),
+            "reference-bleu score --profile sacrebleu": partial(
+                whole, reference_bleu("score", "--profile", "sacrebleu", "-r", line, "-i", line)
+            ),
+            "sacrebleu": partial(whole, [*tool_command("sacrebleu"), line, "-i", line]),
+            "python -c pass": partial(whole, [sys.executable, "-c", "pass"]),
+        }
+        whole_table("Start-up: a one-line file", measures, rounds, "sacrebleu")
+
+
+def table_sentence(refs_list: list[int], tools: list[str], rounds: int) -> None:
+    """Every WMT17 segment of one system scored alone, a first pass per process, side by side."""
+    segments = len(read(WMT17 / "ref.de"))
+    print(f"\n## Sentence level: each of {segments:,} rows scored alone, {rounds} rounds ({now()})\n")
+    print("| refs | tool | µs / row (CPU), median (range) | CPU / sacrebleu | mean score |")
+    print("|---:|---|---:|---:|---:|")
+    for refs in refs_list:
+        with tempfile.TemporaryDirectory() as folder:
+            paths = [str(p) for p in write_corpus(Path(folder), 1, refs)]
+            chosen = [t for t in tools if installed(t)]
+            measures = {t: partial(child, ["sentence", t, *paths], t in PURE_PYTHON) for t in chosen}
+            results = interleaved(measures, rounds)
+        base = medians(results["sacrebleu"], "cpu") if "sacrebleu" in results else 0.0
+        for tool, rows in results.items():
+            per_row = [1e6 * r["cpu"] / segments for r in rows]
+            print(
+                f"| {refs} | {tool} | {spread(per_row, 1)} | {ratio(medians(rows, 'cpu'), base)} "
+                f"| {100 * rows[-1]['score']:.4f} |",
+                flush=True,
+            )
+
+
+#: The tokenizers compared with and without the kernel.
+TOKENIZER_NAMES = ("13a", "intl", "zh", "char", "none")
+
+
+def table_tokenizers(rounds: int) -> None:
+    """Each tokenizer in process with and without the kernel, then whole-process scoring with it."""
+    measures: Measures = {}
+    for name in TOKENIZER_NAMES:
+        measures[f"{name}, kernel"] = partial(child, ["tokens", name])
+        measures[f"{name}, pure Python"] = partial(child, ["tokens", name], True)
+    lines = sum(len(read(path)) for path in [WMT17 / "ref.de", *systems()])
+    heading = f"Tokenizers: every WMT17 line ({lines:,}) through line_tokenizer once, {rounds} rounds"
+    print(f"\n## {heading} ({now()})\n")
+    print("| tokenizer | µs / line (CPU), median (range) | pure Python / kernel |")
+    print("|---|---:|---:|")
+    results = interleaved(measures, rounds)
+    for name in TOKENIZER_NAMES:
+        kernel, python = results[f"{name}, kernel"], results[f"{name}, pure Python"]
+        for label, rows in ((f"{name}, kernel", kernel), (f"{name}, pure Python", python)):
+            per_line = [1e6 * r["cpu"] / r["rows"] for r in rows]
+            shown = ratio(medians(python, "cpu"), medians(kernel, "cpu")) if rows is kernel else ""
+            print(f"| {label} | {spread(per_line, 2)} | {shown} |", flush=True)
+    found = [str(p) for p in systems()]
+    ref = str(WMT17 / "ref.de")
+    scoring: Measures = {}
+    for name in TOKENIZER_NAMES:
+        command = reference_bleu("score", "-q", "-b", "-tok", name, "-r", ref, "-i", *found)
+        scoring[f"score -tok {name}, kernel"] = partial(whole, command)
+        scoring[f"score -tok {name}, pure Python"] = partial(
+            whole, command, {"REFERENCE_BLEU_PURE_PYTHON": "1"}
+        )
+    whole_table("Whole process with each tokenizer, 16 systems", scoring, rounds, "score -tok 13a, kernel")
+
+
+def table_significance(rounds: int) -> None:
+    """sacrebleu's paired tests on 4 WMT17 systems: the reference against sacrebleu, the same bytes."""
+    found = [str(p) for p in systems()[:SIGNIFICANCE_SYSTEMS]]
+    ref = str(WMT17 / "ref.de")
+    measures: Measures = {}
+    for flag in ("-par", "-pbs"):
+        ours = reference_bleu("score", "--profile", "sacrebleu", "-q", "-r", ref, "-i", *found, flag)
+        measures[f"reference {flag}"] = partial(whole, ours)
+        theirs = [*tool_command("sacrebleu"), ref, "-i", *found, "-q", flag]
+        measures[f"sacrebleu {flag}"] = partial(whole, theirs, {"SACREBLEU_SEED": "12345"})
+    results = whole_table(
+        f"Paired significance tests, {SIGNIFICANCE_SYSTEMS} WMT17 systems", measures, rounds
+    )
+    for flag in ("-par", "-pbs"):
+        ours_rows, theirs_rows = results[f"reference {flag}"], results[f"sacrebleu {flag}"]
+        same = all(a["stdout"] == b["stdout"] for a, b in zip(ours_rows, theirs_rows, strict=True))
+        cpu = ratio(medians(ours_rows, "cpu"), medians(theirs_rows, "cpu"))
+        print(
+            f"\n{flag}: reference / sacrebleu CPU {cpu}; printed bytes {'the same' if same else 'DIFFERENT'}"
+        )
+
+
+def table_identify(rounds: int) -> None:
+    """``identify`` of mteval-v13a.pl's number for uedin-nmt at its default budget, a whole process."""
+    hyp, ref = str(WMT17 / "hyp.uedin-nmt.4722.de"), str(WMT17 / "ref.de")
+    command = reference_bleu("identify", "-r", ref, "-i", hyp, "--reported", "0.2892")
+    measures: Measures = {"reference-bleu identify": partial(whole, command)}
+    whole_table("identify 0.2892 on uedin-nmt, default budget", measures, rounds)
 
 
 def million_lines(folder: Path) -> tuple[str, str]:
@@ -287,66 +473,54 @@ def million_lines(folder: Path) -> tuple[str, str]:
     return str(hyp), str(ref)
 
 
-def ratio(a: float, b: float) -> str:
-    return f"{a / b:.2f}" if b > 0 else "-"
+def compile_floor(folder: Path) -> str | None:
+    """benchmarks/floor.c compiled with the platform's compiler at -O2; ``None`` without one."""
+    compiler = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        return None
+    target = folder / "floor"
+    source = str(ROOT / "benchmarks" / "floor.c")
+    done = subprocess.run([compiler, "-O2", "-o", str(target), source], check=False, capture_output=True)  # noqa: S603
+    return str(target) if done.returncode == 0 else None
 
 
-def table_in_process(sizes: list[int], refs_list: list[int], tools: list[str], repeat: int) -> None:
-    segments = len(read(WMT17 / "ref.de"))
-    print(
-        f"\n## In-process scoring of pre-tokenized input (median of {repeat} runs at {sizes[0]}x, 1 above)\n"
-    )
-    print("| segments | refs | tool | CPU s | wall s | CPU / reference | peak MB | BLEU |")
-    print("|---:|---:|---|---:|---:|---:|---:|---:|")
-    base_cpu: dict[tuple[str, int], float] = {}
-    growth: list[str] = []
-    for size in sizes:
-        for refs in refs_list:
-            with tempfile.TemporaryDirectory() as folder:
-                paths = [str(p) for p in write_corpus(Path(folder), size, refs)]
-                runs = repeat if size == sizes[0] else 1  # one run of the larger sizes: minutes already
-                chosen = [t for t in tools if installed(t) and (t != "fast-bleu" or size <= FAST_BLEU_MAX)]
-                rows = {t: child(["corpus", t, str(runs), *paths]) for t in chosen}
-            reference = rows["reference"]["cpu"]
-            for tool, row in rows.items():
-                print(
-                    f"| {segments * size:,} | {refs} | {tool} | {row['cpu']:.3f} | {row['wall']:.3f} "
-                    f"| {ratio(row['cpu'], reference)} | {row['peak_mb']:.0f} | {100 * row['score']:.4f} |",
-                    flush=True,
-                )
-                first = base_cpu.setdefault((tool, refs), row["cpu"])
-                if size != sizes[0]:
-                    growth.append(
-                        f"{tool} {refs} ref: {size // sizes[0]}x data, {ratio(row['cpu'], first)}x CPU"
-                    )
-    missing = [t for t in tools if not installed(t)]
-    if missing:
-        print(f"\nNot installed here (not measured): {', '.join(missing)}.")
-    if growth:
-        print("\nGrowth with size: " + "; ".join(growth) + ".")
+FLOOR = "C floor (benchmarks/floor.c, cc -O2)"
 
 
-def table_sentence(refs_list: list[int], tools: list[str], repeat: int) -> None:
-    """Table 4: every WMT17 segment of one system scored alone, per row, side by side in one run."""
-    segments = len(read(WMT17 / "ref.de"))
-    print(f"\n## Sentence level: each of {segments:,} rows scored alone (median of {repeat} runs)\n")
-    print("| refs | tool | µs / row (CPU) | CPU / sacrebleu | CPU / reference-python | mean score |")
-    print("|---:|---|---:|---:|---:|---:|")
-    for refs in refs_list:
-        with tempfile.TemporaryDirectory() as folder:
-            paths = [str(p) for p in write_corpus(Path(folder), 1, refs)]
-            chosen = [t for t in tools if installed(t)]
-            rows = {}
-            for tool in chosen:
-                rows[tool] = child(["sentence", tool, str(repeat), *paths])
-        base = rows.get("sacrebleu", {}).get("cpu", 0.0)
-        python = rows.get("reference-python", {}).get("cpu", 0.0)
-        for tool, row in rows.items():
-            print(
-                f"| {refs} | {tool} | {1e6 * row['cpu'] / segments:.1f} | {ratio(row['cpu'], base)} "
-                f"| {ratio(row['cpu'], python)} | {100 * row['score']:.4f} |",
-                flush=True,
+def table_million(rounds: int, sacrebleu: bool) -> None:
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        hyp, ref = million_lines(folder)
+        floor = compile_floor(folder)
+        measures: Measures = {}
+        if floor is not None:
+            measures[FLOOR] = partial(whole, [floor, hyp, ref])
+        for jobs in (1, 2):
+            command = reference_bleu(
+                "score", "--json", "-q", "-tok", "13a", "--jobs", str(jobs), "-r", ref, "-i", hyp
             )
+            measures[f"reference --jobs {jobs}"] = partial(whole, command)
+        if sacrebleu:
+            measures["sacrebleu"] = partial(
+                whole, [*tool_command("sacrebleu"), ref, "-i", hyp, "-tok", "13a", "-b"]
+            )
+        base = FLOOR if floor is not None else "reference --jobs 1"
+        results = whole_table("1,000,000 streamed lines, 13a, 1 reference", measures, rounds, base)
+        if floor is not None:
+            system = json.loads(results["reference --jobs 1"][-1]["stdout"])["systems"][0]
+            ours = [*system["matches"], *system["totals"], system["hyp_len"], system["ref_len"]]
+            theirs = [int(word) for word in results[FLOOR][-1]["stdout"].split() if word.isdigit()]
+            verdict = "equal" if ours == theirs else "DIFFER FROM"
+            print(f"\nThe floor's statistics {verdict} the reference's: {theirs}")
+
+
+def table_conform(rounds: int) -> None:
+    command = reference_bleu("conform", "--target", "sacrebleu", "--quiet")
+    whole_table(
+        "`reference-bleu conform --target sacrebleu` (default budget)",
+        {"conform": partial(whole, command)},
+        rounds,
+    )
 
 
 def table_fallback() -> None:
@@ -379,58 +553,23 @@ def table_fallback() -> None:
         print(f"| {point or 'the paper'} | {exact} | {exact / counter.rows:.6f} |", flush=True)
 
 
-def table_whole(show: Callable[[str], None]) -> None:
-    found = [str(p) for p in systems()]
-    ref = str(WMT17 / "ref.de")
-    show("\n## Whole process, 13a from files\n")
-    show("| input | tool | CPU s | wall s | CPU / reference | peak MB |")
-    show("|---|---|---:|---:|---:|---:|")
-    for label, hyps in (("1 system", found[:1]), (f"{len(found)} systems, one call", found)):
-        rows = {tool: whole(command) for tool, command in whole_commands(hyps, ref).items()}
-        for tool, row in rows.items():
-            show(
-                f"| {label} | {tool} | {row['cpu']:.2f} | {row['wall']:.2f} "
-                f"| {ratio(row['cpu'], rows['reference']['cpu'])} | {row['peak_mb']:.0f} |"
-            )
-
-
-def table_million() -> None:
-    print("\n## 1,000,000 streamed lines (13a, 1 reference)\n")
-    print("| jobs | CPU s | wall s | wall / jobs 1 | peak MB |")
-    print("|---:|---:|---:|---:|---:|")
-    with tempfile.TemporaryDirectory() as folder:
-        hyp, ref = million_lines(Path(folder))
-        rows = {}
-        for jobs in (1, 2):
-            command = [*tool_command("reference-bleu"), "score", "-q", "-tok", "13a", "--jobs", str(jobs)]
-            rows[jobs] = row = whole([*command, "-r", ref, "-i", hyp])
-            print(
-                f"| {jobs} | {row['cpu']:.1f} | {row['wall']:.1f} | {ratio(row['wall'], rows[1]['wall'])} "
-                f"| {row['peak_mb']:.0f} |",
-                flush=True,
-            )
-
-
-def table_conform() -> None:
-    row = whole([*tool_command("reference-bleu"), "conform", "--target", "sacrebleu", "--quiet"])
-    print("\n## `reference-bleu conform --target sacrebleu` (default budget)\n")
-    print(
-        f"CPU {row['cpu']:.1f} s (runner and target), wall {row['wall']:.1f} s, peak {row['peak_mb']:.0f} MB"
-    )
-
-
 def main(argv: list[str]) -> int:
-    """Print Markdown tables of times, ratios to the reference and peak memory."""
+    """Print Markdown tables of times, ratios and peak memory."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--sizes", nargs="*", type=int, default=[1, 10, 100])
+    parser.add_argument("--sizes", nargs="*", type=int, default=[1, 10])
     parser.add_argument("--refs", nargs="+", type=int, default=[1, 4])
     parser.add_argument("--tools", nargs="+", default=list(IN_PROCESS), choices=IN_PROCESS)
-    parser.add_argument("--repeat", type=int, default=5, help="runs per in-process measurement (median)")
-    parser.add_argument("--million", action="store_true")
-    parser.add_argument("--sentence", action="store_true", help="table 4: per-row sentence scores")
-    parser.add_argument("--fallback", action="store_true", help="NUM-SENTENCE's fallback rate on WMT17")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of every measure (median, range)")
+    parser.add_argument("--startup", action="store_true")
+    parser.add_argument("--sentence", action="store_true", help="per-row sentence scores")
     parser.add_argument("--sentence-tools", nargs="+", default=list(SENTENCE), choices=SENTENCE)
+    parser.add_argument("--tokenizers", action="store_true")
+    parser.add_argument("--significance", action="store_true")
+    parser.add_argument("--identify", action="store_true")
+    parser.add_argument("--million", action="store_true")
+    parser.add_argument("--million-sacrebleu", action="store_true", help="sacrebleu on the million lines too")
     parser.add_argument("--conform", action="store_true")
+    parser.add_argument("--fallback", action="store_true", help="NUM-SENTENCE's fallback rate on WMT17")
     parser.add_argument("--one", nargs="+", help=argparse.SUPPRESS)
     parser.add_argument("--watch", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -438,26 +577,35 @@ def main(argv: list[str]) -> int:
         print(json.dumps(watch(args.watch)))
         return 0
     if args.one:
-        kind, tool, repeat, *paths = args.one
-        result: dict[str, Any] = in_process(tool, paths, int(repeat), sentence=kind == "sentence")
+        kind, tool, *paths = args.one
+        result = one_tokenizing(tool) if kind == "tokens" else one_scoring(kind, tool, paths)
         result["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(json.dumps(result))
         return 0
     print(
         f"Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs; "
-        f"WMT17 en-de ({len(read(WMT17 / 'ref.de'))} segments a copy)"
+        f"WMT17 en-de ({len(read(WMT17 / 'ref.de'))} segments a copy); {now()}"
     )
     if args.sizes:
-        table_in_process(args.sizes, args.refs, args.tools, args.repeat)
-        table_whole(lambda line: print(line, flush=True))
+        table_in_process(args.sizes, args.refs, args.tools, args.rounds)
+        table_whole(args.rounds)
+    if args.startup:
+        table_startup(args.rounds)
     if args.sentence:
-        table_sentence(args.refs, args.sentence_tools, args.repeat)
+        table_sentence(args.refs, args.sentence_tools, args.rounds)
+    if args.tokenizers:
+        table_tokenizers(args.rounds)
+    if args.significance:
+        table_significance(args.rounds)
+    if args.identify:
+        table_identify(args.rounds)
+    if args.million:
+        table_million(args.rounds, args.million_sacrebleu)
+    if args.conform:
+        table_conform(args.rounds)
     if args.fallback:
         table_fallback()
-    if args.million:
-        table_million()
-    if args.conform:
-        table_conform()
+    print(f"\nEnd: {now()}")
     return 0
 
 

@@ -21,7 +21,7 @@ from reference_bleu.conventions.options import BleuOptions, make_options
 from reference_bleu.conventions.registry import PAPER_TEXT
 from reference_bleu.conventions.space import Point, resolve_point
 from reference_bleu.errors import BleuInputError, BleuOptionError
-from reference_bleu.fast.counts import fast_statistics
+from reference_bleu.fast.counts import collector_paused, fast_statistics
 from reference_bleu.formulas.inputs import validate_corpus
 from reference_bleu.formulas.statistics import Statistics
 from reference_bleu.scoring.score import BleuResult, estimated_score, needs_segments, score
@@ -111,6 +111,11 @@ def estimated_bleu(options: BleuOptions, hypotheses: Any, references: Any) -> fl
 def corpus_segments(options: BleuOptions, hypotheses: Any, references: Any) -> list[Statistics]:
     """The statistics :func:`bleu_at` scores: the validated corpus counted on the fast path,
     each segment kept where scoring reads them, or where none may remain (EC-004, EC-006, EC-012)."""
+    with collector_paused():  # the corpus's copies: many objects, no cycle, freed before it resumes
+        return _counted_segments(options, hypotheses, references)
+
+
+def _counted_segments(options: BleuOptions, hypotheses: Any, references: Any) -> list[Statistics]:
     hyps, refs = validate_corpus(
         hypotheses, references, no_reference=options.no_reference, empty_corpus=options.empty_corpus
     )

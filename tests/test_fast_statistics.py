@@ -29,6 +29,7 @@ from reference_bleu.fast.counts import (
     fast_statistics,
     fast_system_statistics,
     python_clipped_matches,
+    summed_statistics,
 )
 from reference_bleu.formulas.inputs import PAPER_RULES, SegmentRules
 from reference_bleu.formulas.length import REF_LENGTH_RULES, RefLengthRule
@@ -247,3 +248,31 @@ def outcome(compute: Callable[[], object]) -> object:
         return compute()
     except BleuInputError as error:
         return str(error)
+
+
+@st.composite
+def statistics_lists(draw: st.DrawFn) -> tuple[list[Statistics], int]:
+    """Segments' statistics of one number of orders (some with a ratio r, as under ``average``), and that number."""
+    orders = draw(st.integers(1, 5))
+    segments = []
+    for _ in range(draw(st.integers(0, 6))):
+        totals = draw(st.lists(st.integers(0, 40), min_size=orders, max_size=orders))
+        matches = [draw(st.integers(0, t)) for t in totals]
+        r = draw(st.one_of(st.integers(0, 50), st.fractions(0, 50, max_denominator=6)))
+        segments.append(Statistics(tuple(matches), tuple(totals), draw(st.integers(0, 50)), r))
+    return segments, orders
+
+
+@given(statistics_lists(), st.booleans())
+def test_summed_statistics_are_the_literal_corpus_statistics(
+    generated: tuple[list[Statistics], int], other: bool
+) -> None:
+    """summed_statistics (each column summed by C) equals BLEU-CORPUS's literal corpus_statistics, r
+    normalised alike, and refuses statistics of other orders with its error."""
+    segments, orders = generated
+    asked = orders + 1 if other and segments else orders
+    expected = outcome(lambda: corpus_statistics(segments, asked))
+    got = outcome(lambda: summed_statistics(segments, asked))
+    assert got == expected
+    if isinstance(got, Statistics) and isinstance(expected, Statistics):
+        assert type(got.ref_len) is type(expected.ref_len)

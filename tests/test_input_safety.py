@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import bz2
+import concurrent.futures
 import gzip
 import json
 import lzma
@@ -310,7 +311,7 @@ def test_jobs_are_capped_at_the_cpu_count(pair: tuple[str, str], monkeypatch: py
         started.append(max_workers)
         return real(max_workers=max_workers, **kwargs)
 
-    monkeypatch.setattr(files, "ProcessPoolExecutor", recording)
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", recording)  # imported when --jobs asks
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
     hyp, ref = pair
     counting = files.Counting(4)

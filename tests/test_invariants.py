@@ -93,7 +93,8 @@ def test_every_invariant_has_a_broken_target() -> None:
 
 @pytest.mark.parametrize(("invariant_id", "target"), BROKEN, ids=[f"{i}:{t.name}" for i, t in BROKEN])
 def test_invariant_catches_a_broken_target(invariant_id: str, target: Any) -> None:
-    assert violated(BY_ID[invariant_id], target), f"{invariant_id} did not catch {target.name}"
+    known = KNOWN_COUNTEREXAMPLES.get((invariant_id, *getattr(target, "options", {}).values()), ())
+    assert violated(BY_ID[invariant_id], target, known), f"{invariant_id} did not catch {target.name}"
 
 
 @pytest.mark.slow  # 800 derandomized examples through the counting target: 13 s of CPU
@@ -123,6 +124,14 @@ KNOWN_COUNTEREXAMPLES: dict[tuple[str, ...], tuple[Any, ...]] = {
     # corpus's, so as for chen-cherry-6, p_3 = (2 + 5 * 1^2 / (4/5)) / (2 + 5) = 33/28 > 1,
     # p_4 = (1 + 5 (33/28)^2) / 6 > 1, c = r = 5: BLEU = (4/5 * 33/28 * p_4)^(1/4), about 1.057.
     ("INV-RANGE", "nltk-6"): (([["z"], ["a", "b", "c", "d"]], [[["y"]], [["a", "b", "c", "d"]]]),),
+    # A tie of EC-001 broken by the order of the references: c = 4 lies 1 from r = 3 and from r = 5.
+    # Every n-gram of "a b c d" is in the longer reference, so p_n = 1 and BLEU = BP: the shorter
+    # first gives BP = 1 (r = 3), the longer first exp(1 - 5/4). Generated corpora hold such a tie
+    # about once in a few hundred examples, and which examples are generated follows the constants
+    # of the code under test (hypothesis draws from them).
+    ("INV-REF-ORDER", "closest-first"): (
+        (([["a", "b", "c", "d"]], [[["a", "b", "c"], ["a", "b", "c", "d", "e"]]]), [[1, 0]]),
+    ),
 }
 
 

@@ -40,12 +40,17 @@ from reference_bleu.scoring.files import Counting, chunk_statistics
 from reference_bleu.text.tokenizers import (
     CASE_FOLDINGS,
     CASE_ORDERS,
-    KERNEL_13A,
+    KERNEL_LINE_TOKENIZERS,
     TOKENIZERS,
     fold_case,
+    kernel_folding,
     line_tokenizer,
     split_whitespace,
     tokenize_13a,
+    tokenize_char,
+    tokenize_intl,
+    tokenize_none,
+    tokenize_zh,
 )
 from tests.test_fast_statistics import SETS, literal, outcome, real_corpus
 from tests.test_real_data import lines
@@ -175,135 +180,199 @@ def test_this_process_counts_with_what_the_variable_says() -> None:
     assert (fast.KERNEL is None) == (forced or KERNEL_MODULE is None)
 
 
-# --- TOK-13A in the kernel: tokens_13a(line) == the literal tokenize_13a(line.rstrip()).split() ------
+# --- the tokenizers in the kernel: tokens(line, k) == the literal tokenizer(line.rstrip()).split() ----
+
+#: The spec's mirror of each tokenizer the kernel runs (spec chapter 11).
+LITERAL_TOKENIZERS: dict[str, Callable[[str], str]] = {
+    "none": tokenize_none,
+    "13a": tokenize_13a,
+    "intl": tokenize_intl,
+    "zh": tokenize_zh,
+    "char": tokenize_char,
+}
+KERNEL_NAMES = tuple(KERNEL_MODULE.TOKENIZERS) if KERNEL_MODULE is not None else tuple(LITERAL_TOKENIZERS)
 
 
-def kernel_13a() -> Callable[[str], list[str]]:
+def kernel_tokens(name: str) -> Callable[[str], list[str]]:
     assert KERNEL_MODULE is not None
-    function: Callable[[str], list[str]] = KERNEL_MODULE.tokens_13a
-    return function
+    number = KERNEL_NAMES.index(name)
+    function: Callable[[str, int], list[str]] = KERNEL_MODULE.tokens
+    return lambda line: function(line, number)
 
 
-def literal_13a(line: str) -> list[str]:
-    """TOK-PIPELINE by the spec's mirror: rstrip, the rule-by-rule TOK-13A, the whitespace split."""
-    return split_whitespace(tokenize_13a(line.rstrip()))
+def literal_tokens(name: str, line: str) -> list[str]:
+    """TOK-PIPELINE by the spec's mirror: rstrip, the rule-by-rule tokenizer, the whitespace split."""
+    return split_whitespace(LITERAL_TOKENIZERS[name](line.rstrip()))
 
 
-@needs_kernel
-@given(st.one_of(texts(), st.text(st.characters(exclude_categories=["Cs"]), max_size=40)))
-def test_the_kernel_tokenizes_generated_text_as_the_literal_13a(text: str) -> None:
-    assert kernel_13a()(text) == literal_13a(text)
+def test_the_kernel_runs_the_literal_tokenizers() -> None:
+    assert set(KERNEL_NAMES) == set(LITERAL_TOKENIZERS)
 
 
-@needs_kernel
-@given(
-    st.lists(
-        st.sampled_from(
-            [
-                "&quot;",
-                "&amp;",
-                "&lt;",
-                "&gt;",
-                "<skipped>",
-                "-\n",
-                "\n",
-                "&",
-                ";",
-                "-",
-                ".",
-                ",",
-                "1",
-                "a",
-                " ",
-                "\u00a0",
-                "\u2028",
-                "\x1c",
-                "\r",
-                "€",
-                "\U0001f600",
-            ]
-        ),
-        max_size=24,
-    ).map("".join)
-)
-def test_the_kernel_tokenizes_entities_and_numbers_as_the_literal_13a(text: str) -> None:
-    """The replacements of steps 1 and 2 in sequence (a removal can make an entity), the rules of steps 5 to 7."""
-    assert kernel_13a()(text) == literal_13a(text)
+#: Pieces that exercise each rule: 13a's entities, <skipped>, line feeds, digits, periods, commas and
+#: dashes; zh's ranges (ideographs, full-width forms, the general punctuation of its mistyped ranges);
+#: intl's categories (numbers of every kind, punctuation and symbols outside ASCII); whitespace.
+PIECES = [
+    *("&quot;", "&amp;", "&lt;", "&gt;", "<skipped>", "-\n", "\n", "&", ";", "-", ".", ",", "1", "a", " "),
+    *("\u00a0", "\u2028", "\x1c", "\r", "€", "\U0001f600", "我", "们", "，", "“", "”", "\u3000", "\uff0e"),
+    *("\u2013", "²", "½", "٣", "Ⅻ", "«", "»", "¿", "§", "\u0301", "İ", "Σ", "x²", "1990.", ".5"),
+]
 
 
 @needs_kernel
-def test_the_kernel_13a_by_hand() -> None:
-    """TOK-13A's steps worked by hand (spec chapter 11), and the replacements' order."""
-    assert kernel_13a()("The U.S. costs $3,000.50 -- isn't it? (1990-2000)\r\n") == (
+@pytest.mark.parametrize("name", list(LITERAL_TOKENIZERS))
+@given(text=st.one_of(texts(), st.text(st.characters(exclude_categories=["Cs"]), max_size=40)))
+def test_the_kernel_tokenizes_generated_text_as_the_literal_tokenizer(name: str, text: str) -> None:
+    assert kernel_tokens(name)(text) == literal_tokens(name, text)
+
+
+@needs_kernel
+@pytest.mark.parametrize("name", list(LITERAL_TOKENIZERS))
+@given(text=st.lists(st.sampled_from(PIECES), max_size=24).map("".join))
+def test_the_kernel_tokenizes_every_rule_as_the_literal_tokenizer(name: str, text: str) -> None:
+    """13a's replacements in sequence (a removal can make an entity), the two-character rules of 13a,
+    zh and intl at word and line ends (zh and intl pad nothing), the maps of characters."""
+    assert kernel_tokens(name)(text) == literal_tokens(name, text)
+
+
+@needs_kernel
+def test_the_kernel_tokenizers_by_hand() -> None:
+    """Each tokenizer's steps worked by hand (spec chapter 11), and 13a's replacements' order."""
+    t13a, intl, zh, char = (kernel_tokens(name) for name in ("13a", "intl", "zh", "char"))
+    assert t13a("The U.S. costs $3,000.50 -- isn't it? (1990-2000)\r\n") == (
         "The U . S . costs $ 3,000.50 -- isn't it ? ( 1990 - 2000 )".split()
     )
-    assert kernel_13a()("&amp;quot; &amp;lt; a-<skipped>\nb") == ["&", "quot", ";", "<", "ab"]
-    assert kernel_13a()(".5 x.") == [".", "5", "x", "."]  # the padding: "." follows a space
-    assert kernel_13a()("") == kernel_13a()(" \t\u3000") == []
+    assert t13a("&amp;quot; &amp;lt; a-<skipped>\nb") == ["&", "quot", ";", "<", "ab"]
+    assert t13a(".5 x.") == [".", "5", "x", "."]  # the padding: "." follows a space
+    assert intl("Größe: 3,5 m² — «gut», 1990.") == "Größe : 3,5 m² — « gut » , 1990.".split()  # ² is No
+    assert zh("我们在2019年，“BLEU”得分.5") == "我 们 在 2019 年 ， “ BLEU ” 得 分 . 5".split()
+    assert zh(".5 km") == [".5", "km"]  # no padding: nothing precedes the first "."
+    assert char("Ab c\u0301") == ["A", "b", "c", "\u0301"]
+    assert t13a("") == intl(" \t\u3000") == zh("\u3000") == char(" ") == []
+    assert KERNEL_MODULE is not None
     with pytest.raises(TypeError):
-        kernel_13a()(b"a")  # type: ignore[arg-type]
+        KERNEL_MODULE.tokens(b"a", 1)
+    with pytest.raises(ValueError, match="unknown tokenizer"):
+        KERNEL_MODULE.tokens("a", len(KERNEL_NAMES))
 
 
-def assert_same_13a(paths: list[Path]) -> int:
+def assert_same_tokens(name: str, paths: list[Path]) -> int:
     unique = {line for path in paths for line in lines(path)}
-    different = [line for line in sorted(unique) if kernel_13a()(line) != literal_13a(line)]
+    tokens = kernel_tokens(name)
+    different = [line for line in sorted(unique) if tokens(line) != literal_tokens(name, line)]
     assert different == [], f"{len(different)} lines differ, e.g. {different[:3]}"
     return len(unique)
 
 
 @needs_kernel
-def test_the_kernel_tokenizes_wmt17_as_the_literal_13a() -> None:
+@pytest.mark.parametrize("name", list(LITERAL_TOKENIZERS))
+def test_the_kernel_tokenizes_wmt17_as_the_literal_tokenizer(name: str) -> None:
     """The reference and two systems of WMT17 en-de here; every shipped line in the slow run."""
     folder = DATA / "wmt17-en-de"
-    assert assert_same_13a([folder / "ref.de", *sorted(folder.glob("hyp.*.de"))[:2]]) > 8_000
+    assert assert_same_tokens(name, [folder / "ref.de", *sorted(folder.glob("hyp.*.de"))[:2]]) > 8_000
 
 
 @needs_kernel
-@pytest.mark.slow  # the literal TOK-13A on 56,705 lines: 4 s idle, 10 s under load
-def test_the_kernel_tokenizes_every_line_of_the_shipped_data_as_the_literal_13a() -> None:
+@pytest.mark.slow  # the literal tokenizers on 56,705 lines each: 4-20 s a tokenizer, more under load
+@pytest.mark.parametrize("name", list(LITERAL_TOKENIZERS))
+def test_the_kernel_tokenizes_every_line_of_the_shipped_data_as_the_literal_tokenizer(name: str) -> None:
     paths = [path for path in sorted(DATA.glob("*/*.*")) if path.suffix != ".md"]
-    assert assert_same_13a(paths) > 40_000  # the 24 files of conformance/data (README.md there)
+    assert assert_same_tokens(name, paths) > 40_000  # the 24 files of conformance/data (README.md there)
 
 
+@pytest.mark.parametrize("name", list(LITERAL_TOKENIZERS))
 @pytest.mark.parametrize("lowercase", ["none", "unicode", "ascii"])
 @given(text=texts())
-def test_line_tokenizer_gives_the_pipeline_of_the_literal_functions(lowercase: str, text: str) -> None:
-    """TOK-PIPELINE: case folding first, then rstrip, TOK-13A and the split, by the kernel where loaded."""
-    assert line_tokenizer("13a", lowercase)(text) == literal_13a(fold_case(text, lowercase))  # type: ignore[arg-type]
+def test_line_tokenizer_gives_the_pipeline_of_the_literal_functions(
+    name: str, lowercase: str, text: str
+) -> None:
+    """TOK-PIPELINE: case folding first, then rstrip, the tokenizer and the split, by the kernel where loaded."""
+    folded = fold_case(text, lowercase)  # type: ignore[arg-type]
+    assert line_tokenizer(name, lowercase)(text) == literal_tokens(name, folded)
 
 
-def test_scoring_tokenizes_13a_with_the_kernel_where_it_is_loaded() -> None:
-    expected = None if fast.KERNEL is None else kernel_13a()
-    assert KERNEL_13A is expected
-    assert (line_tokenizer("13a") is expected) or expected is None
+def test_scoring_tokenizes_with_the_kernel_where_it_is_loaded() -> None:
+    """line_tokenizer hands 13a, intl, zh and char to the kernel where it is loaded; none stays str.split."""
+    for name in LITERAL_TOKENIZERS:
+        kernel_path = fast.KERNEL is not None and name in KERNEL_LINE_TOKENIZERS
+        tokens = line_tokenizer(name)
+        assert (
+            getattr(tokens, "__qualname__", "").startswith("line_tokenizer.<locals>.<lambda>")
+        ) == kernel_path
+    assert (kernel_folding("intl", "unicode") is not None) == (fast.KERNEL is not None)
+    assert kernel_folding("13a", "unicode", case_order="after") is None
+    assert kernel_folding("13a-sgml") is None
 
 
-# --- counts_13a(rows, systems, orders): TOK-13A and counting of a chunk, no str per token -----------
+# --- counts_rows(rows, systems, orders, tokenizer) and counts_lines(blocks, ...): no str per token ---
 
 Row = tuple[str, ...]
+Answer = tuple[list[list[int]], list[int], list[list[int]], list[int]]
 
 
-def expected_counts(rows: list[Row], systems: int, orders: int) -> tuple[list[list[int]], list[int]]:
-    """counts_13a's answer by the oracles: the literal TOK-13A's tokens counted by the Python path."""
+def expected_counts(rows: list[Row], systems: int, orders: int, name: str = "13a") -> Answer:
+    """The kernel's answer by the oracles: the literal tokenizer's tokens counted by the Python path."""
     matches = [[0] * orders for _ in range(systems)]
+    totals = [[0] * orders for _ in range(systems)]
     lengths: list[int] = []
     for row in rows:
-        tokens = [literal_13a(cell) for cell in row]
+        tokens = [literal_tokens(name, cell) for cell in row]
         lengths.extend(map(len, tokens))
         for k in range(systems):
             found = python_clipped_matches(tokens[k], tokens[systems:], orders)
             matches[k] = [a + b for a, b in zip(matches[k], found, strict=True)]
-    return matches, lengths
+            totals[k] = [t + max(0, len(tokens[k]) - n) for n, t in enumerate(totals[k])]
+    width = len(rows[0]) if rows else systems + 1
+    sums = [sum(lengths[k::width]) for k in range(width)]
+    return matches, lengths, totals, sums
 
 
-def assert_same_counts(rows: list[Row], systems: int, orders: int) -> None:
+def answer(matches: list[list[int]], lengths: bytes, totals: list[list[int]], sums: list[int]) -> Answer:
+    return matches, memoryview(lengths).cast("q").tolist(), totals, sums
+
+
+def assert_same_counts(rows: list[Row], systems: int, orders: int, name: str = "13a") -> None:
     assert KERNEL_MODULE is not None
-    matches, lengths = KERNEL_MODULE.counts_13a(rows, systems, orders)
-    assert (matches, memoryview(lengths).cast("q").tolist()) == expected_counts(rows, systems, orders)
+    number = KERNEL_NAMES.index(name)
+    expected = expected_counts(rows, systems, orders, name)
+    assert answer(*KERNEL_MODULE.counts_rows(rows, systems, orders, number)) == expected
+    if rows and not any("\n" in cell for row in rows for cell in row):  # a block holds lines
+        for blocks in (
+            ["".join(row[k] + "\n" for row in rows) for k in range(len(rows[0]))],
+            ["".join(row[k] + "\n" for row in rows).encode() for k in range(len(rows[0]))],
+        ):
+            done, bad, *counted = KERNEL_MODULE.counts_lines(blocks, systems, orders, number)
+            assert (done, bad, answer(*counted)) == (len(rows), -1, expected)
+        *_, segments = KERNEL_MODULE.counts_lines(blocks, systems, orders, number, True)
+        own = [
+            python_clipped_matches(
+                literal_tokens(name, row[k]), [literal_tokens(name, r) for r in row[systems:]], orders
+            )
+            for row in rows
+            for k in range(systems)
+        ]
+        assert memoryview(segments).cast("q").tolist() == [m for matches in own for m in matches]
 
 
-#: Words that overlap often, with what TOK-13A splits (punctuation, numbers, entities, no-break space).
-WORDS = ("a", "b", "a.", "b,", "(a)", "1-2", "3.5", "&amp;", "x\u00a0y", "É", "\U0001f600", "-")
+#: Words that overlap often, with what the tokenizers split (punctuation, numbers, entities, no-break
+#: space, ideographs, symbols).
+WORDS = (
+    "a",
+    "b",
+    "a.",
+    "b,",
+    "(a)",
+    "1-2",
+    "3.5",
+    "&amp;",
+    "x\u00a0y",
+    "É",
+    "\U0001f600",
+    "-",
+    "我",
+    "²",
+    "«a»",
+)
 
 
 @st.composite
@@ -312,48 +381,119 @@ def text_rows(draw: st.DrawFn, max_systems: int = 3, max_references: int = 4) ->
     systems = draw(st.integers(1, max_systems))
     width = systems + draw(st.integers(1, max_references))
     words = st.lists(st.sampled_from(WORDS), max_size=10).map(" ".join)
-    line = st.one_of(words, words.map(lambda text: text + " \r\n"), texts())
+    line = st.one_of(words, words.map(lambda text: text + " \r"), texts())
     rows = draw(st.lists(st.tuples(*[line] * width), max_size=6))
     return rows, systems
 
 
 @needs_kernel
-@given(text_rows(), st.integers(0, 6))
-def test_the_kernel_tokenizes_and_counts_generated_rows_as_the_literal_13a_and_python(
-    generated: tuple[list[Row], int], orders: int
+@pytest.mark.parametrize("name", list(LITERAL_TOKENIZERS))
+@given(generated=text_rows(), orders=st.integers(0, 6))
+def test_the_kernel_tokenizes_and_counts_generated_rows_as_the_literal_tokenizer_and_python(
+    name: str, generated: tuple[list[Row], int], orders: int
 ) -> None:
-    assert_same_counts(*generated, orders)
+    assert_same_counts(*generated, orders, name)
 
 
 @needs_kernel
-def test_the_kernels_chunk_counting_by_hand() -> None:
+def test_the_kernels_counting_by_hand() -> None:
     """Papineni et al. 2002, sec. 2.1's seven "the" against two references, a second system, empty lines."""
     assert KERNEL_MODULE is not None
     row = ("the the the the the the the", "the cat.", "the cat is on the mat", "there is a cat on the mat")
-    matches, lengths = KERNEL_MODULE.counts_13a([row, ("", "", "a", "")], 2, 2)
+    matches, lengths, totals, sums = KERNEL_MODULE.counts_rows([row, ("", "", "a", "")], 2, 2, 1)
     assert matches == [[2, 0], [2, 1]]  # "the cat ." : "the" and "cat" match, "the cat" too
     assert memoryview(lengths).cast("q").tolist() == [7, 3, 6, 7, 0, 0, 1, 0]
-    assert KERNEL_MODULE.counts_13a([], 1, 4) == ([[0, 0, 0, 0]], b"")
+    assert (totals, sums) == ([[7, 6], [3, 2]], [7, 3, 7, 7])
+    assert KERNEL_MODULE.counts_rows([], 1, 4, 1) == ([[0, 0, 0, 0]], b"", [[0, 0, 0, 0]], [0, 0])
+    assert KERNEL_MODULE.counts_lines([b"", b""], 1, 2, 1) == (0, -1, [[0, 0]], b"", [[0, 0]], [0, 0])
     # A long line, then short ones: each candidate's table is a prefix of the largest allocated.
     long = " ".join(f"w{k % 700}" for k in range(3000))
     assert_same_counts([(long, long[::-1]), ("a b a", "a b"), ("b", long)], 1, 4)
 
 
 @needs_kernel
-def test_the_kernels_chunk_counting_refuses_malformed_rows() -> None:
+def test_the_kernels_counting_refuses_malformed_rows() -> None:
     assert KERNEL_MODULE is not None
+    counts, lines_ = KERNEL_MODULE.counts_rows, KERNEL_MODULE.counts_lines
     with pytest.raises(TypeError, match="must be a str"):
-        KERNEL_MODULE.counts_13a([("a", b"a")], 1, 2)
+        counts([("a", b"a")], 1, 2, 1)
     with pytest.raises(ValueError, match="at least one reference"):
-        KERNEL_MODULE.counts_13a([("a",)], 1, 2)
+        counts([("a",)], 1, 2, 1)
     with pytest.raises(ValueError, match="as many lines"):
-        KERNEL_MODULE.counts_13a([("a", "b"), ("a", "b", "c")], 1, 2)
+        counts([("a", "b"), ("a", "b", "c")], 1, 2, 1)
     with pytest.raises(ValueError, match="at least 1"):
-        KERNEL_MODULE.counts_13a([("a", "b")], 0, 2)
+        counts([("a", "b")], 0, 2, 1)
     with pytest.raises(ValueError, match="negative"):
-        KERNEL_MODULE.counts_13a([("a", "b")], 1, -1)
+        counts([("a", "b")], 1, -1, 1)
+    with pytest.raises(ValueError, match="unknown tokenizer"):
+        counts([("a", "b")], 1, 2, -1)
     with pytest.raises(TypeError):
-        KERNEL_MODULE.counts_13a(3, 1, 2)
+        counts(3, 1, 2, 1)
+    with pytest.raises(ValueError, match="as many lines"):
+        lines_([b"a\nb\n", b"a\n"], 1, 2, 1)
+    with pytest.raises(ValueError, match="as many lines"):
+        lines_([b"a\n", b"a\nb\n"], 1, 2, 1)
+    with pytest.raises(ValueError, match="as many lines"):
+        lines_([b"a\n", b"a"], 1, 2, 1)  # a line must end with "\n"
+    with pytest.raises(TypeError, match="bytes or str"):
+        lines_([b"a\n", ["a"]], 1, 2, 1)
+
+
+#: Lines of bytes: UTF-8 of every length, and what Python's strict decoder refuses (a lone
+#: continuation byte, a truncated sequence, overlong forms, surrogates, beyond U+10FFFF, 0xFF).
+BYTE_PIECES = [
+    *(b"a", b" ", b".", b"\xc3\xa9", b"\xe2\x82\xac", b"\xf0\x9f\x98\x80", b"\xef\xbb\xbf"),
+    *(
+        b"\x80",
+        b"\xc3",
+        b"\xe2\x82",
+        b"\xc0\xaf",
+        b"\xe0\x80\xaf",
+        b"\xed\xa0\x80",
+        b"\xf4\x90\x80\x80",
+        b"\xff",
+    ),
+]
+
+
+@needs_kernel
+@given(st.lists(st.lists(st.sampled_from(BYTE_PIECES), max_size=6).map(b"".join), min_size=1, max_size=8))
+def test_the_kernel_refuses_the_first_line_pythons_decoder_refuses(raw_lines: list[bytes]) -> None:
+    """counts_lines decodes bytes as strictly as Python: it stops at the first line whose bytes
+    ``bytes.decode("utf-8")`` refuses, having counted the rows before it, which are right."""
+    assert KERNEL_MODULE is not None
+
+    def valid(raw: bytes) -> bool:
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return False
+        return True
+
+    first_bad = next((k for k, raw in enumerate(raw_lines) if not valid(raw)), -1)
+    given_lines = b"".join(raw + b"\n" for raw in raw_lines)
+    reference = b"".join(b"a b\n" for _ in raw_lines)
+    good = [raw.decode() for raw in (raw_lines if first_bad < 0 else raw_lines[:first_bad])]
+    for file, blocks in ((0, [given_lines, reference]), (1, [reference, given_lines])):
+        done, bad, *counted = KERNEL_MODULE.counts_lines(blocks, 1, 2, 1)
+        assert (done, bad) == ((len(raw_lines), -1) if first_bad < 0 else (first_bad, file))
+        rows = [(line, "a b") if file == 0 else ("a b", line) for line in good]
+        assert answer(*counted) == answer(*KERNEL_MODULE.counts_rows(rows, 1, 2, 1))
+
+
+@needs_kernel
+@given(st.binary(max_size=60).map(lambda b: b.replace(b"\r", b"")), st.integers(0, 9))
+def test_line_ends_found_by_the_kernel_are_pythons(data: bytes, limit: int) -> None:
+    """skip_lines and long_line: the positions and indexes a Python loop over the bytes gives."""
+    assert KERNEL_MODULE is not None
+    ends = [k + 1 for k, byte in enumerate(data) if byte == 10]
+    for count in range(len(ends) + 1):
+        assert KERNEL_MODULE.skip_lines(data, 0, count) == (ends[count - 1] if count else 0)
+        assert KERNEL_MODULE.skip_lines(data.decode("latin-1"), 0, count) == (ends[count - 1] if count else 0)
+    with pytest.raises(ValueError, match="fewer lines"):
+        KERNEL_MODULE.skip_lines(data, 0, len(ends) + 1)
+    longest = next((k for k, line in enumerate(data.split(b"\n")) if len(line) > limit), -1)
+    assert KERNEL_MODULE.long_line(data, limit) == longest
 
 
 def rows_of(system: Path, nrefs: int) -> list[Row]:
@@ -363,22 +503,27 @@ def rows_of(system: Path, nrefs: int) -> list[Row]:
 
 
 @needs_kernel
-@pytest.mark.parametrize("nrefs", [1, 4])
-def test_the_kernel_counts_the_first_wmt17_system_as_the_literal_13a_and_python(nrefs: int) -> None:
-    assert_same_counts(rows_of(SETS[0][1][0], nrefs), 1, 4)
+@pytest.mark.parametrize(("nrefs", "name"), [(1, "13a"), (4, "13a"), (1, "intl"), (1, "zh"), (1, "char")])
+def test_the_kernel_counts_the_first_wmt17_system_as_the_literal_tokenizer_and_python(
+    nrefs: int, name: str
+) -> None:
+    assert_same_counts(rows_of(SETS[0][1][0], nrefs), 1, 4, name)
 
 
 @needs_kernel
-@pytest.mark.slow  # every line of the 24 shipped files through the literal TOK-13A: 20-40 s
-def test_the_kernel_counts_every_line_of_the_shipped_data_as_the_literal_13a_and_python() -> None:
+@pytest.mark.slow  # every line of the 24 shipped files through each literal tokenizer: 1-3 minutes
+@pytest.mark.parametrize("name", list(LITERAL_TOKENIZERS))
+def test_the_kernel_counts_every_line_of_the_shipped_data_as_the_literal_tokenizer_and_python(
+    name: str,
+) -> None:
     """Each test set's systems in one call against its reference (every line of both sets), then each
     file's lines against themselves (every line of every shipped file, its count of tokens too)."""
     for _, systems, ref in SETS:
         rows = list(zip(*(lines(path) for path in [*systems, ref]), strict=True))
-        assert_same_counts(rows, len(systems), 4)
+        assert_same_counts(rows, len(systems), 4, name)
     for path in sorted(DATA.glob("*/*.*")):
         if path.suffix != ".md":
-            assert_same_counts([(line, line) for line in lines(path)], 1, 4)
+            assert_same_counts([(line, line) for line in lines(path)], 1, 4, name)
 
 
 # --- the file scorer's chunks: the kernel's counts and lengths under every convention and rule -----
@@ -389,7 +534,7 @@ def literal_chunk(rows: list[Row], counting: Counting, systems: int, start: int)
 
     def tokens(line: str) -> list[str]:
         folded_first = fold_case(line, counting.lowercase) if counting.case_order == "before" else line  # type: ignore[arg-type]
-        split = split_whitespace(tokenize_13a(folded_first.rstrip()))
+        split = literal_tokens(counting.tokenize, folded_first)
         return split if counting.case_order == "before" else [fold_case(t, counting.lowercase) for t in split]  # type: ignore[arg-type]
 
     tokenized = [[tokens(cell) for cell in row] for row in rows]
@@ -407,13 +552,14 @@ def literal_chunk(rows: list[Row], counting: Counting, systems: int, start: int)
 
 
 @st.composite
-def countings_13a(draw: st.DrawFn) -> Counting:
-    """13a countings: any orders, reference length rule, case folding and its order, segment rules."""
+def countings(draw: st.DrawFn) -> Counting:
+    """Countings of the kernel's tokenizers: any orders, reference length rule, case folding and its
+    order, segment rules."""
     rules = st.sampled_from(["keep", "drop", "error"])
     return Counting(
         draw(st.integers(1, 5)),
         draw(st.sampled_from(REF_LENGTH_RULES)),
-        "13a",
+        draw(st.sampled_from(list(LITERAL_TOKENIZERS))),
         draw(st.sampled_from(CASE_FOLDINGS)),
         empty_references=draw(rules),
         empty_candidates=draw(rules),
@@ -421,35 +567,35 @@ def countings_13a(draw: st.DrawFn) -> Counting:
     )
 
 
-@needs_kernel
-@given(text_rows(), countings_13a(), st.integers(0, 9))
+@given(text_rows(), countings(), st.integers(0, 9))
 def test_chunks_counted_by_the_kernel_have_the_literal_statistics(
     generated: tuple[list[Row], int], counting: Counting, start: int
 ) -> None:
-    """counts_13a's matches and lengths made statistics (fast.counted_statistics): the literal ones,
+    """counts_rows's matches and lengths made statistics (fast.counted_statistics): the literal ones,
     with the same errors (EC-004, EC-005, EC-006 after dropping), for every reference length rule."""
     rows, systems = generated
-    assert fast.COUNTS_13A is not None or os.environ.get(PURE_PYTHON_VARIABLE) == "1"
+    assert fast.COUNTS_ROWS is not None or fast.KERNEL is None
     expected = outcome(lambda: literal_chunk(rows, counting, systems, start))
     assert outcome(lambda: chunk_statistics(rows, counting, False, start, systems)[0]) == expected
 
 
-def test_files_count_13a_chunks_with_the_kernel_where_it_is_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
-    """chunk_statistics calls counts_13a for summed 13a statistics, never for kept segments."""
+def test_files_count_chunks_with_the_kernel_where_it_is_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """chunk_statistics calls counts_rows for summed statistics under the kernel's tokenizers, never for
+    kept segments nor for a tokenizer it does not run."""
     calls: list[int] = []
-    kernel = fast.COUNTS_13A
+    kernel = fast.COUNTS_ROWS
 
-    def spy(rows: list[Row], systems: int, orders: int) -> tuple[list[list[int]], bytes]:
+    def spy(rows: list[Row], systems: int, orders: int, tokenizer: int) -> object:
         calls.append(len(rows))
         assert kernel is not None
-        return kernel(rows, systems, orders)
+        return kernel(rows, systems, orders, tokenizer)
 
     if kernel is not None:
-        monkeypatch.setattr(files, "COUNTS_13A", spy)
+        monkeypatch.setattr(files, "COUNTS_ROWS", spy)
     rows = [("a b c", "a b d")]
-    summed, _ = chunk_statistics(rows, Counting(2, tokenize="13a"), False)
-    kept, _ = chunk_statistics(rows, Counting(2, tokenize="13a"), True)
+    summed, _ = chunk_statistics(rows, Counting(2, tokenize="intl"), False)
+    kept, _ = chunk_statistics(rows, Counting(2, tokenize="intl"), True)
     assert summed == kept == [[Statistics((2, 1), (3, 2), 3, 3)]]
     assert calls == ([1] if kernel is not None else [])
-    chunk_statistics(rows, Counting(2, tokenize="intl"), False)
+    chunk_statistics(rows, Counting(2, tokenize="13a-sgml"), False)
     assert calls == ([1] if kernel is not None else [])

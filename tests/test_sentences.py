@@ -38,7 +38,7 @@ from reference_bleu.conventions.options import BleuOptions, make_options
 from reference_bleu.conventions.space import Point
 from reference_bleu.errors import BleuError
 from reference_bleu.fast.counts import fast_statistics
-from reference_bleu.formulas.exact import correctly_rounded
+from reference_bleu.formulas.exact import correctly_rounded, published
 from reference_bleu.formulas.length import REF_LENGTH_RULES
 from reference_bleu.formulas.statistics import Statistics
 from reference_bleu.scoring import score as scoring_pass
@@ -93,11 +93,12 @@ def exact_path() -> Iterator[None]:
     """The API's results by the exact path alone (NUM-EXACT): its binary64 decision switched off, and
     BP evaluated in decimal even where it is exp(0) = 1."""
 
-    def evaluated_bp(total: Statistics, options: BleuOptions) -> Decimal:
-        return correctly_rounded(lambda: conventional_bp(total, options))
+    def evaluated_bp(total: Statistics, options: BleuOptions) -> tuple[float, Decimal]:
+        bp = correctly_rounded(lambda: conventional_bp(total, options))
+        return float(bp), published(bp)
 
     with (
-        mock.patch.object(scoring_pass, "_decided", return_value=(None, None)),
+        mock.patch.object(scoring_pass, "_decided", return_value=None),
         mock.patch.object(scoring_pass, "_brevity_penalty", evaluated_bp),
     ):
         yield
@@ -295,8 +296,12 @@ def test_the_fallback_runs_when_the_interval_is_too_wide(monkeypatch: pytest.Mon
     """At 16 digits the exp interval spans several doubles: rows with BP < 1 fall back, still exact."""
     import reference_bleu.scoring.decide as module  # noqa: PLC0415
 
+    def forget() -> None:  # every value remembered from exp_bounds
+        for cached in (module.exp_bounds, module.powered_bounds, module.exp_rounded):
+            cached.cache_clear()
+
     monkeypatch.setattr(module, "EXP_DIGITS", 16)
-    exp_bounds.cache_clear()
+    forget()
     try:
         refs = [[tokenize_line(line, "13a")] for line in read_lines(WMT17, "ref.de")[:200]]
         hyps = [tokenize_line(line, "13a") for line in read_lines(WMT17, WMT17.systems[1])[:200]]
@@ -306,7 +311,7 @@ def test_the_fallback_runs_when_the_interval_is_too_wide(monkeypatch: pytest.Mon
         shorter = sum(len(h) < len(r[0]) for h, r in zip(hyps, refs, strict=True))
         assert 0 < counter.fallback <= shorter  # only rows with BP < 1 take exp
     finally:
-        exp_bounds.cache_clear()
+        forget()
 
 
 # --- the API around it ----------------------------------------------------------------------------
@@ -439,3 +444,50 @@ def test_a_result_pickles_with_its_score_decimal() -> None:
     copy = pickle.loads(pickle.dumps(result))  # noqa: S301 -- our own bytes
     assert isinstance(copy._score_decimal, Decimal)
     assert fields_of(copy) == fields_of(result)
+
+
+# --- per-call costs: BP decided from the interval, options validated once ----------------------------
+
+
+def test_bp_from_the_interval_is_the_correctly_rounded_double_and_decimal() -> None:
+    """exp(q) for log BP = q = 1 - r/c: the double and the 40 significant digits are those mpmath gives at
+    300 bits, correctly rounded (half-even), for every ratio of lengths up to 60 and a few extremes."""
+    from reference_bleu.scoring.decide import exp_rounded  # noqa: PLC0415
+
+    ratios = {Fraction(c - r, c) for c in range(1, 61) for r in range(c + 1, 61)}
+    ratios |= {Fraction(-1, 10**6), Fraction(-3999, 1), Fraction(-12345, 678)}
+    decided = 0
+    for q in sorted(ratios):
+        rounded = exp_rounded(q.numerator, q.denominator)
+        if rounded is None:
+            continue
+        decided += 1
+        double, digits = rounded
+        with mpmath.workprec(300):
+            value = mpmath.exp(mpmath.mpf(q.numerator) / q.denominator)
+            assert double == float(value)  # mpmath's float() of a 300-bit value: round to nearest
+            exact = Decimal(mpmath.nstr(value, 80, min_fixed=1, max_fixed=0).replace("e", "E"))
+        assert digits == published(exact), q
+        assert len(digits.as_tuple().digits) == 40, q
+    assert decided == len(ratios) - 1  # the 10^-48 interval decides all but exp(-3999), below a double
+
+
+def test_options_and_points_are_validated_once_per_distinct_set() -> None:
+    """make_options and resolve_point remember their answers by value and type: the same set gives the
+    same object; True and 1, a list and its tuple of other types, are told apart; a former name still
+    warns at every call; refused values still raise at every call."""
+    from reference_bleu.conventions.space import resolve_point  # noqa: PLC0415
+
+    first = make_options(smoothing="exp", weights=[0.5, 0.5])
+    assert make_options(smoothing="exp", weights=[0.5, 0.5]) is first
+    assert make_options(smoothing="exp", weights=(0.5, 0.5)) == first  # the same value, another key
+    assert make_options(effective_order=True).effective_order is True
+    for _ in range(2):
+        with pytest.raises(BleuError, match="True or False"):
+            make_options(effective_order=1)
+        with pytest.warns(DeprecationWarning, match="'empty_refs' is now called"):
+            make_options(empty_refs="drop")
+    point = resolve_point("sacrebleu", {"smoothing": "floor"}, {"lowercase": "unicode"})
+    assert resolve_point("sacrebleu", {"smoothing": "floor"}, {"lowercase": "unicode"}) is point
+    assert resolve_point("sacrebleu", {"smoothing": "floor"}).text_conventions["lowercase"] == "none"
+    assert resolve_point("nltk", {"smoothing": "floor"}).profile == "nltk"

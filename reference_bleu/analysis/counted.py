@@ -41,13 +41,13 @@ from reference_bleu.formulas.statistics import Statistics, normal_length
 from reference_bleu.scoring.files import Reading, Source, parallel_lines
 from reference_bleu.scoring.score import BleuResult, score, scored_units
 from reference_bleu.text.tokenizers import (
-    KERNEL_13A,
+    KERNEL_TOKENIZERS,
     SPLIT_RULES,
     check_case_folding,
     check_case_order,
     check_split_rule,
     fold_case,
-    kernel_13a_folding,
+    kernel_folding,
     line_tokenizer,
     split_tokens,
     tokenizer,
@@ -153,7 +153,7 @@ class CountedCorpus:
         kept for the other two rules too.
         """
         keywords = dict(text)
-        if KERNEL_13A is not None and kernel_13a_folding(**keywords) is not None:
+        if keywords["tokenize"] == "13a" and kernel_folding(**keywords) is not None:
             whole = line_tokenizer(**keywords)
             lines = [tuple(whole(line)) for line in self._unique]
             # 13a's output is its tokens joined by single spaces: the split rules agree where it is
@@ -214,9 +214,9 @@ class CountedCorpus:
                 return found
 
             return sgml
-        kernel = KERNEL_13A
-        if name != "13a" or kernel is None:
+        if name != "13a" or name not in KERNEL_TOKENIZERS:
             return python
+        kernel = line_tokenizer(name)  # the kernel's 13a, split as Python splits
         return lambda x: " ".join(kernel(x)) if x == x.rstrip() else python(x)
 
     def counted_texts(self) -> set[Text]:

@@ -17,6 +17,7 @@ when it has one): 1e-13 relative from the exact value, far below any sampling er
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -29,7 +30,7 @@ from reference_bleu.conventions.profiles import resolve
 from reference_bleu.conventions.space import resolve_point
 from reference_bleu.errors import BleuOptionError
 from reference_bleu.formulas.statistics import Statistics
-from reference_bleu.scoring.floating import SACREBLEU_SMOOTHING, sacrebleu_compute_bleu, to_binary32
+from reference_bleu.scoring.floating import SACREBLEU_SMOOTHING, sacrebleu_compute_bleu
 from reference_bleu.scoring.score import float_value, needs_segments, scored_units
 
 #: sacrebleu's default seed (``SACREBLEU_SEED``, sacrebleu/significance.py:72).
@@ -100,14 +101,91 @@ def sacrebleu_point(options: BleuOptions) -> bool:
     return point.options == options
 
 
-class _Resampler:
-    """The segments' statistics as sacrebleu holds them, one row each, ``[c, r, m_1..m_N, l_1..l_N]``
-    (metrics/bleu.py:360), and the score of a sum of rows.
+#: Whole numbers up to these bounds are exact in binary32 and binary64: a sum of resampled rows that
+#: cannot exceed the bound is the exact integer sum in that format, in any order of addition.
+_EXACT_BINARY32 = 2**24
+_EXACT_BINARY64 = 2**53
+#: Rows of a selector or count matrix converted to floating point at once (memory: this many x S).
+_BLOCK = 1024
 
-    At a sacrebleu point the arithmetic is sacrebleu's own (:func:`sacrebleu_compute_bleu`: float32
-    bootstrap sums, integer AR sums); at any other point the sums are exact integers (a reference
-    length that is a ratio is scaled to an integer) and the score the point's floating procedure
-    (CONV-ARITH; binary64 when the point is exact)."""
+
+def sacrebleu_scores(sums: Any, options: BleuOptions, *, binary32: bool = False) -> Any:
+    """:func:`sacrebleu_compute_bleu`'s score of every row of ``sums`` at once, the same doubles bit for bit.
+
+    Spec SIG-BOOTSTRAP, SIG-PAIRED-AR. ``sums`` is a numpy array of rows ``[c, r, m_1..m_N, l_1..l_N]``
+    (exact integer sums, or binary32 sums when ``binary32``, which then also holds the counts and
+    precisions in binary32 as sacrebleu's bootstrap does). The operations IEEE 754 rounds correctly
+    (+, -, x, / in the rows' format) run in numpy, column by column, each the one the row function
+    does; ``log`` and ``exp`` are the platform's ``math.log`` and ``math.exp`` and the sum of the logs
+    Python's own ``sum``, applied to every row's values (numpy's SIMD ``log`` and ``exp`` may differ in
+    the last bit). Branches become masks: the early return when no n-gram matched (0), the ``break``
+    at a zero total (the rows left behind keep their precisions at 0), effective order (each row's
+    last order reached), ``exp`` smoothing's per-row doubling. A row with a zero precision among its
+    first ``eff_order`` scores sacrebleu's ``BP · exp((log 0 + ...) / eff_order)`` with log 0 =
+    -9999999999, which is 0.0 (each other log is at most log 100).
+    """
+    np = _numpy()
+    order = options.max_order
+    method = options.smoothing
+    default = SACREBLEU_SMOOTHING[method]
+    value = float(options.smoothing_value) if options.smoothing_value is not None else default
+    kind = np.float32 if binary32 else np.float64
+    rows = np.asarray(sums)
+    count = len(rows)
+    sys_len, ref_len = rows[:, 0].astype(np.float64), rows[:, 1].astype(np.float64)
+    correct = rows[:, 2 : 2 + order].astype(kind)
+    total = rows[:, 2 + order : 2 + 2 * order].astype(kind)
+    hundred = kind(100.0)
+    precisions = np.zeros((count, order))
+    alive = np.ones(count, dtype=bool)
+    eff_order = np.full(count, order)
+    smooth = np.ones(count)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        for n in range(order):
+            c, t = correct[:, n], total[:, n]
+            if method == "add-k" and n > 0 and value is not None:
+                step = kind(value)
+                c, t = c + step, t + step
+            alive &= t != 0
+            if options.effective_order:
+                eff_order[alive] = n + 1
+            matched = alive & (c != 0)
+            p = np.where(matched, hundred * c / t, 0.0)
+            missing = alive & ~matched
+            if method == "exp":
+                smooth[missing] *= 2
+                p = np.where(missing, hundred / (smooth.astype(kind) * t), p)
+            elif method == "floor" and value is not None:
+                p = np.where(missing, kind(100.0 * value) / t, p)
+            precisions[:, n] = p
+    logged = np.arange(order) < eff_order[:, None]
+    scored = (correct != 0).any(axis=1) & ~((precisions == 0.0) & logged).any(axis=1)
+    scores = np.zeros(count)
+    for eff in np.unique(eff_order[scored]).tolist():
+        chosen = np.flatnonzero(scored & (eff_order == eff))
+        logs = [list(map(math.log, precisions[chosen, n].tolist())) for n in range(eff)]
+        means = np.array(list(map(sum, zip(*logs, strict=True)))) / eff
+        scores[chosen] = list(map(math.exp, means.tolist()))
+    short = scored & (sys_len < ref_len)
+    exponents = 1 - ref_len[short] / sys_len[short]  # sys_len > 0: some n-gram matched
+    scores[short] *= np.array(list(map(math.exp, exponents.tolist())))
+    return scores
+
+
+class _Resampler:
+    """The segments' statistics of every system as sacrebleu holds them, one row each,
+    ``[c, r, m_1..m_N, l_1..l_N]`` (metrics/bleu.py:360), their resampled sums, and the scores of sums.
+
+    The sums of all resamples (all systems at once) are integer matrix products over the
+    segments' rows: a resample's multiplicities times the rows (SIG-BOOTSTRAP), the swapped
+    differences of a randomization (SIG-PAIRED-AR), computed in binary32 or binary64 where every
+    partial sum is a whole number the format holds exactly (so the product is the integer sum,
+    whatever order BLAS adds in), else in int64. At a sacrebleu point the scores are sacrebleu's
+    own arithmetic on those sums, all rows at once (:func:`sacrebleu_scores`: its float32 bootstrap
+    sums are the exact sums when they stay below 2^24, else summed as sacrebleu sums them; integer
+    AR sums); at any other point each row's statistics are scored by the point's floating procedure
+    (CONV-ARITH; binary64 when the point is exact), a reference length that is a ratio scaled to
+    an integer."""
 
     def __init__(self, systems: Sequence[Sequence[Statistics]], options: BleuOptions) -> None:
         if needs_segments(options):
@@ -122,9 +200,8 @@ class _Resampler:
         self.orders = options.statistics_orders
         every = [s for system in systems for s in system]
         self.scale = lcm(*(s.ref_len.denominator for s in every if isinstance(s.ref_len, Fraction)))
-        rows = [[self._row(s) for s in system] for system in systems]
-        self.exact = [np.array(r, dtype=np.int64) for r in rows]
-        self.binary32 = [np.array(r, dtype=np.float32) for r in rows]
+        #: (systems, segments, columns): every system's rows.
+        self.rows = np.array([[self._row(s) for s in system] for system in systems], dtype=np.int64)
         floating = options if options.arithmetic != "exact" else replace(options, arithmetic="binary64")
         self.floating = floating
         self.factor = 100.0 if options.scale == "percent" else 1.0
@@ -132,12 +209,10 @@ class _Resampler:
     def _row(self, s: Statistics) -> list[int]:
         return [s.hyp_len, int(s.ref_len * self.scale), *s.matches[: self.orders], *s.totals[: self.orders]]
 
-    def score(self, row: Sequence[Any], *, binary32: bool = False) -> float:
-        """The score of summed statistics (a row of sacrebleu's layout)."""
+    def score(self, row: Sequence[Any]) -> float:
+        """The score of summed statistics (a row of sacrebleu's layout, exact integers)."""
         if self.sacrebleu:
-            return sacrebleu_compute_bleu(
-                [float(x) for x in row], self.options, to_binary32 if binary32 else float
-            ).score
+            return sacrebleu_compute_bleu([float(x) for x in row], self.options).score
         n = self.orders
         ref_len: Fraction | int = Fraction(int(row[1]), self.scale) if self.scale > 1 else int(row[1])
         stats = Statistics(
@@ -148,15 +223,71 @@ class _Resampler:
         )
         return self.factor * float_value(scored_units([stats], self.floating), self.floating)
 
+    def scores(self, sums: Any, *, binary32: bool = False) -> Any:
+        """The score of each row of summed statistics, as a numpy array (``binary32``: sacrebleu's
+        float32 bootstrap sums, at a sacrebleu point)."""
+        np = _numpy()
+        if self.sacrebleu:
+            return sacrebleu_scores(sums, self.options, binary32=binary32)
+        return np.array([self.score(row) for row in sums.tolist()], dtype=np.float64)
+
     def observed(self, system: int) -> float:
         """A system's score from its integer totals."""
-        return self.score([int(x) for x in self.exact[system].sum(0)])
+        return self.score([int(x) for x in self.rows[system].sum(0)])
 
-    def bootstrap(self, system: int, indices: Any) -> list[float]:
-        """The scores of each resample (a row of segment indices) of ``system``, summed as sacrebleu sums
-        them (float32 at a sacrebleu point, significance.py:80-84; else exact integers)."""
-        matrix = self.binary32[system] if self.sacrebleu else self.exact[system]
-        return [self.score(matrix[row].sum(0), binary32=self.sacrebleu) for row in indices]
+    def bootstrap(self, indices: Any) -> Callable[[int], Any]:
+        """The resampled scores of each system over the resamples ``indices`` (a row of segment
+        indices each): a function from a system's index to its scores, in the resamples' order.
+
+        Every system's sums are computed here at once, as sacrebleu sums them at a sacrebleu point
+        (float32, significance.py:80-84: the exact sums when no sum can reach 2^24), else as exact
+        integers; each system is scored when asked."""
+        np = _numpy()
+        samples, segments = indices.shape
+        systems = len(self.rows)
+        if self.sacrebleu and segments * int(self.rows.max(initial=0)) > _EXACT_BINARY32:
+            binary32 = self.rows.astype(np.float32)  # sums that may round: sacrebleu's additions
+            rounded = [np.array([matrix[row].sum(0) for row in indices]) for matrix in binary32]
+            return lambda k: self.scores(rounded[k], binary32=True)
+        offsets = indices + segments * np.arange(samples)[:, None]
+        counts = np.bincount(offsets.ravel(), minlength=samples * segments).reshape(samples, segments)
+        sums = _exact_product(counts, self._columns(self.rows), segments)
+        return lambda k: self.scores(sums[:, k::systems], binary32=self.sacrebleu)
+
+    def randomization(self, swap: Any, system: int) -> Any:
+        """The two pseudo-systems' sums of each trial of SIG-PAIRED-AR for the baseline (0) and ``system``:
+        with ``swap`` true a segment's outputs change places, so the first pseudo-system sums to the
+        baseline's total plus the swapped segments' differences (system - baseline) and the second to
+        the system's total minus them (exact integers): (trials, columns) each."""
+        differences = self.rows[system] - self.rows[0]
+        swapped = _exact_product(swap, differences, len(differences))
+        totals = self.rows.sum(axis=1)
+        return totals[0] + swapped, totals[system] - swapped
+
+    @staticmethod
+    def _columns(rows: Any) -> Any:
+        """(segments, columns x systems): each segment's rows of every system side by side, interleaved
+        by column (column j of system k at j x systems + k)."""
+        systems, segments, width = rows.shape
+        return rows.transpose(1, 2, 0).reshape(segments, width * systems)
+
+
+def _exact_product(weights: Any, rows: Any, segments: int) -> Any:
+    """``weights @ rows`` as exact integers (int64): weights (non-negative whole numbers summing to at
+    most ``segments`` per row: bootstrap multiplicities, or AR selectors) times integer rows, computed
+    in the narrowest of binary32, binary64 and int64 in which no partial sum can leave the exactly
+    representable whole numbers (|partial| <= segments x max |row value|), in blocks of rows."""
+    np = _numpy()
+    largest = segments * int(np.abs(rows).max(initial=0))
+    kind = (
+        np.float32 if largest <= _EXACT_BINARY32 else np.float64 if largest <= _EXACT_BINARY64 else np.int64
+    )
+    matrix = rows.astype(kind)
+    out = np.empty((len(weights), rows.shape[1]), dtype=np.int64)
+    for start in range(0, len(weights), _BLOCK):
+        block = weights[start : start + _BLOCK].astype(kind) @ matrix
+        out[start : start + _BLOCK] = block if kind is np.int64 else np.rint(block)
+    return out
 
 
 def _check_samples(samples: int) -> None:
@@ -200,7 +331,7 @@ def bootstrap_interval(
         raise BleuOptionError("SIG-BOOTSTRAP", "resampling needs at least one segment")
     resampler = _Resampler([segments], options)
     indices = _resample_indices(_generator(seed), len(segments), samples)
-    return interval(resampler.bootstrap(0, indices))
+    return interval(resampler.bootstrap(indices)(0).tolist())
 
 
 def p_value(statistics: Sequence[float], observed: float) -> float:
@@ -256,16 +387,16 @@ def paired_bootstrap_tests(
         _same_segments(baseline, system)
     resampler = _Resampler([baseline, *systems], options)
     indices = _resample_indices(_generator(seed), len(baseline), samples)
-    np = _numpy()
-    base_scores = np.array(resampler.bootstrap(0, indices))
+    scores = resampler.bootstrap(indices)
+    base_scores = scores(0)
     observed_base = resampler.observed(0)
     results = []
     for k in range(1, len(systems) + 1):
         if progress is not None:
             progress(k, len(systems))
-        system_scores = np.array(resampler.bootstrap(k, indices))
+        system_scores = scores(k)
         observed = resampler.observed(k)
-        differences = np.abs(system_scores - base_scores)
+        differences = abs(system_scores - base_scores)
         centred = differences - differences.mean()
         results.append(
             PairedResult(
@@ -319,21 +450,19 @@ def paired_randomization_tests(
         _check_samples(confidence_samples)
         indices = _resample_indices(generator, len(baseline), confidence_samples)
     swap = ~keep
-    base = resampler.exact[0]
     observed_base = resampler.observed(0)
+    estimates = None if indices is None else resampler.bootstrap(indices)
     results = []
     for k in range(1, len(systems) + 1):
         if progress is not None:
             progress(k, len(systems))
-        other = resampler.exact[k]
-        first, second = keep @ base + swap @ other, swap @ base + keep @ other
-        trials = [
-            abs(resampler.score(a.tolist()) - resampler.score(b.tolist()))
-            for a, b in zip(first, second, strict=True)
-        ]
+        first, second = resampler.randomization(swap, k)
+        trials = abs(resampler.scores(first) - resampler.scores(second))
         observed = resampler.observed(k)
-        estimate = None if indices is None else interval(resampler.bootstrap(k, indices), pairwise=True)
-        results.append(PairedResult(observed, p_value(trials, abs(observed_base - observed)), estimate))
+        estimate = None if estimates is None else interval(estimates(k).tolist(), pairwise=True)
+        results.append(
+            PairedResult(observed, p_value(trials.tolist(), abs(observed_base - observed)), estimate)
+        )
     return PairedTests(observed_base, None, tuple(results))
 
 

@@ -7,6 +7,7 @@ Each option names the edge-case entry (EC-xxx) that documents it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from fractions import Fraction
 from typing import Any
@@ -211,6 +212,42 @@ def _round_digits(value: object) -> int | None:
     return value
 
 
+#: The most distinct sets of options (or points) remembered once validated; the memory is cleared when full.
+MAX_REMEMBERED = 1024
+
+
+def frozen_value(value: object) -> object:
+    """A hashable key that is equal for two option values exactly when they are the same value of the same
+    type (``True`` and ``1`` differ, ``-0.0`` and ``0.0`` differ; lists and tuples element by element);
+    TypeError for a value that cannot be a key. What :func:`make_options` and
+    ``conventions.space.resolve_point`` remember their answers by (API-OPTIONS)."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return (kind, value)
+    if isinstance(value, list | tuple):
+        return (kind, tuple(frozen_value(item) for item in value))
+    if isinstance(value, float):
+        return (float, value.hex())
+    hash(value)
+    return (kind, value)
+
+
+def options_key(options: Mapping[str, Any]) -> tuple[object, ...] | None:
+    """:func:`frozen_value` of every option, by name, in the order given (the same set given in another
+    order is another key, remembered apart); ``None`` when one cannot be remembered (a former name,
+    whose DeprecationWarning each call must give, or a value that cannot be a key)."""
+    if not _OPTION_NAME_SET.issuperset(options):
+        return None
+    try:
+        return tuple([(name, frozen_value(value)) for name, value in options.items()])
+    except TypeError:
+        return None
+
+
+_OPTION_NAME_SET = frozenset(OPTION_NAMES)
+_REMEMBERED: dict[tuple[object, ...], BleuOptions] = {}
+
+
 def make_options(**options: Any) -> BleuOptions:
     """Validate keyword options (spec API-OPTIONS) and return them as :class:`BleuOptions`.
 
@@ -218,8 +255,25 @@ def make_options(**options: Any) -> BleuOptions:
     given; a former name (``empty_refs``, ``bp``, ...) still works, with a DeprecationWarning.
     ``max_order`` defaults to ``len(weights)`` when only weights are given, else 4.
     Unknown names and values out of their domain raise :class:`BleuOptionError`.
+
+    The validated options of each distinct set given are remembered (:func:`options_key`; the
+    result is immutable): a caller scoring one row at a time validates its options once.
     """
-    options = {canonical(name, "make_options", stacklevel=3): value for name, value in options.items()}
+    key = options_key(options)
+    remembered = None if key is None else _REMEMBERED.get(key)
+    if remembered is not None:
+        return remembered
+    validated = _validated(options)
+    if key is not None:
+        if len(_REMEMBERED) >= MAX_REMEMBERED:
+            _REMEMBERED.clear()
+        _REMEMBERED[key] = validated
+    return validated
+
+
+def _validated(options: dict[str, Any]) -> BleuOptions:
+    """:func:`make_options`'s validation, every time."""
+    options = {canonical(name, "make_options", stacklevel=4): value for name, value in options.items()}
     unknown = sorted(set(options) - set(OPTION_NAMES))
     if unknown:
         raise BleuOptionError(

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
-from reference_bleu.conventions.options import BleuOptions, make_options
+from reference_bleu.conventions.options import MAX_REMEMBERED, BleuOptions, make_options, options_key
 from reference_bleu.conventions.profiles import PROFILES, Profile, profile_options, resolve
 from reference_bleu.conventions.registry import (
     AXES,
@@ -97,10 +97,46 @@ def resolve_point(
     ``overridden``) and validated (a BleuOptionError names the refused one); its text conventions
     with ``text`` applied, checked where text is tokenized. Without a profile, the paper's.
 
+    The point of each distinct profile name, options and text given is remembered (a Point is
+    immutable): a caller scoring one row at a time resolves its point once.
+
     >>> point = resolve_point("sacrebleu", {"smoothing": "floor"}, {"lowercase": "unicode"})
     >>> point.profile, point.overridden, point.options.smoothing, point.text_conventions["tokenize"]
     ('sacrebleu', ('smoothing',), 'floor', '13a')
     """
+    key = _point_key(profile, options, text)
+    remembered = None if key is None else _REMEMBERED.get(key)
+    if remembered is not None:
+        return remembered
+    point = _resolved_point(profile, options, text)
+    if key is not None:
+        if len(_REMEMBERED) >= MAX_REMEMBERED:
+            _REMEMBERED.clear()
+        _REMEMBERED[key] = point
+    return point
+
+
+_REMEMBERED: dict[tuple[object, ...], Point] = {}
+
+
+def _point_key(
+    profile: str | Profile | None, options: Mapping[str, Any] | None, text: Mapping[str, str] | None
+) -> tuple[object, ...] | None:
+    """What :func:`resolve_point` remembers a point by; ``None`` when it cannot (a Profile object given,
+    options :func:`options_key` cannot remember, text that is not strings)."""
+    given = options_key(options or {})
+    texts = tuple((text or {}).items())
+    if given is None or not (profile is None or isinstance(profile, str)):
+        return None
+    if not all(type(name) is str and type(value) is str for name, value in texts):
+        return None
+    return (profile, given, texts)
+
+
+def _resolved_point(
+    profile: str | Profile | None, options: Mapping[str, Any] | None, text: Mapping[str, str] | None
+) -> Point:
+    """:func:`resolve_point`'s work, every time."""
     chosen = resolve(profile) if isinstance(profile, str) else profile
     given = dict(options or {})
     overridden: tuple[str, ...] = ()

@@ -27,15 +27,17 @@ Why it is faster (measured, ``benchmarks/bench.py``), not different:
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from itertools import repeat
 from operator import add, sub
+from typing import Any
 
 from reference_bleu.fast.kernel import kernel_module, load_kernel
 from reference_bleu.formulas.counting import Sentence
 from reference_bleu.formulas.inputs import PAPER_RULES, SegmentRules
 from reference_bleu.formulas.length import Length, RefLengthRule, best_match_length
-from reference_bleu.formulas.statistics import Statistics, normal_length
+from reference_bleu.formulas.statistics import Statistics, corpus_statistics, normal_length
 
 try:  # the C helper of collections.Counter (CPython and PyPy have it since Python 3.2)
     from collections import _count_elements  # type: ignore[attr-defined]
@@ -55,13 +57,62 @@ KERNEL = load_kernel()
 SUMMED_KERNEL: Callable[[list[Sentence], list[Sequence[Sentence]], int], list[int]] | None = (
     None if KERNEL is None else getattr(kernel_module(), "summed_clipped_matches", None)
 )
-#: The kernel's TOK-13A and counting of a chunk of text rows in one call, ``counts_13a(rows, systems,
-#: orders)`` -> (each system's summed clipped matches, every cell's token count as bytes of native
-#: ``long long``, ``memoryview(lengths).cast("q")``): no ``str`` per token (``None`` without the
-#: kernel). :func:`counted_statistics` makes the statistics of its answer.
-COUNTS_13A: Callable[[Sequence[Sequence[str]], int, int], tuple[list[list[int]], bytes]] | None = (
-    None if KERNEL is None else getattr(kernel_module(), "counts_13a", None)
+#: The kernel's answer for counted rows of text (NUM-KERNEL): each system's summed clipped matches,
+#: every line's number of tokens as bytes of native ``long long`` (``memoryview(lengths).cast("q")``),
+#: each system's summed totals Σ max(0, c - n + 1) and each column's number of tokens.
+Counted = tuple[list[list[int]], bytes, list[list[int]], list[int]]
+#: The kernel's tokenizing and counting of a chunk of rows of text in one call, ``counts_rows(rows,
+#: systems, orders, tokenizer)`` (a tokenizer's number from ``fast.kernel.kernel_tokenizers``): no
+#: ``str`` per token (``None`` without the kernel). :func:`counted_statistics` makes the statistics.
+COUNTS_ROWS: Callable[[Sequence[Sequence[str]], int, int, int], Counted] | None = (
+    None if KERNEL is None else getattr(kernel_module(), "counts_rows", None)
 )
+#: The same for lines given as blocks of UTF-8 bytes (or str), ``counts_lines(buffers, systems, orders,
+#: tokenizer, segments=False)`` -> (rows counted, the file whose next line is not valid UTF-8 or -1, then
+#: counts_rows's answer, then with ``segments`` each row's own matches for :func:`counted_segments`):
+#: the streamed files' path (``scoring.blocks``).
+COUNTS_LINES: Callable[..., tuple[Any, ...]] | None = (
+    None if KERNEL is None else getattr(kernel_module(), "counts_lines", None)
+)
+
+
+class collector_paused:  # noqa: N801 -- used as a function: ``with collector_paused():``
+    """The cyclic garbage collector off while counting (NUM-FAST), as it was after.
+
+    Counting makes many small objects (token tuples, multisets, statistics) and no reference
+    cycles; each of the collector's full passes would walk every object alive, the caller's corpus
+    included, so their cost grows with the corpus (about a quarter of the time at 10x WMT17).
+    Reference counting frees all of them either way; a process that turned the collector off keeps
+    it off. A class, not a generator: it costs a sentence score well under a microsecond.
+    """
+
+    __slots__ = ("resume",)
+
+    def __enter__(self) -> None:
+        self.resume = gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, *exception: object) -> None:
+        if self.resume:
+            gc.enable()
+
+
+def summed_statistics(segments: Sequence[Statistics], orders: int) -> Statistics:
+    """NUM-FAST. ``corpus_statistics(segments, orders)`` (BLEU-CORPUS), each field summed over the segments
+    by C (``sum`` of each column of ``zip``) instead of a pair object per segment and order; the same
+    error for statistics of other orders.
+
+    >>> summed_statistics([Statistics((17, 10), (18, 17), 18, 18), Statistics((8, 1), (14, 13), 14, 16)], 2)
+    Statistics(matches=(25, 11), totals=(32, 30), hyp_len=32, ref_len=34)
+    """
+    if any(len(s.matches) != orders for s in segments):
+        return corpus_statistics(segments, orders)  # its error, worded once
+    if not segments:
+        return Statistics.zero(orders)
+    matches = tuple(map(sum, zip(*[s.matches for s in segments], strict=True)))
+    totals = tuple(map(sum, zip(*[s.totals for s in segments], strict=True)))
+    ref_len: Length = sum([s.ref_len for s in segments], 0)
+    return Statistics(matches, totals, sum([s.hyp_len for s in segments]), normal_length(ref_len))
 
 
 def _order_counts(sentence: Sentence, n: int) -> Counts:
@@ -244,11 +295,12 @@ def fast_system_statistics(
     """
     sums = [_Sum(orders, keep_segments) for _ in systems]
     counted = _ReferenceCounts(())
-    for _, refs, k, candidate, r in ruled_segments(systems, references, ref_length, rules, start):
-        if refs is not counted.references:
-            counted = _ReferenceCounts(refs)
-        sums[k].add(candidate, counted, r)
-    return [total.result() for total in sums]
+    with collector_paused():
+        for _, refs, k, candidate, r in ruled_segments(systems, references, ref_length, rules, start):
+            if refs is not counted.references:
+                counted = _ReferenceCounts(refs)
+            sums[k].add(candidate, counted, r)
+        return [total.result() for total in sums]
 
 
 def fast_statistics(
@@ -271,6 +323,10 @@ def fast_statistics(
     >>> fast_statistics([("it", "is", "ship")], [[("it", "is", "a", "ship")]], 2, "closest")
     [Statistics(matches=(3, 1), totals=(3, 2), hyp_len=3, ref_len=4)]
     """
+    if len(hypotheses) == 1 and isinstance(references, Sequence) and len(references) == 1:
+        return _one_segment(
+            hypotheses, references, orders, ref_length, rules=rules, keep=keep_segments, start=start
+        )
     (result,) = fast_system_statistics(
         [hypotheses],
         references,
@@ -283,6 +339,28 @@ def fast_statistics(
     return result
 
 
+def _one_segment(
+    hypotheses: Sequence[Sentence],
+    references: Sequence[Sequence[Sentence]],
+    orders: int,
+    ref_length: RefLengthRule,
+    *,
+    rules: SegmentRules,
+    keep: bool,
+    start: int,
+) -> list[Statistics]:
+    """:func:`fast_statistics` of a corpus of one segment (a sentence score), without the machinery of
+    a corpus: the segment rules of :func:`ruled_segments`, one count of its clipped matches, its
+    statistics (its own sum); no segment or the zero statistics where the rules drop it."""
+    for _, refs, _, candidate, r in ruled_segments([hypotheses], references, ref_length, rules, start):
+        c = len(candidate)
+        matches = clipped_matches(candidate, refs, orders)
+        return [
+            Statistics(tuple(matches), tuple([max(0, c - n) for n in range(orders)]), c, normal_length(r))
+        ]
+    return [] if keep else [Statistics.zero(orders)]
+
+
 def counted_statistics(
     matches: Sequence[Sequence[int]],
     lengths: Sequence[int],
@@ -291,8 +369,9 @@ def counted_statistics(
     *,
     rules: SegmentRules = PAPER_RULES,
     start: int = 0,
+    sums: tuple[Sequence[Sequence[int]], Sequence[int]] | None = None,
 ) -> list[list[Statistics]]:
-    """NUM-KERNEL. Each system's summed statistics from :data:`COUNTS_13A`'s answer, rows of ``cells`` lines.
+    """NUM-KERNEL. Each system's summed statistics from the kernel's counts of rows of ``cells`` lines.
 
     ``matches[k]`` is system k's clipped matches summed over the rows; ``lengths`` holds, row by
     row, each line's number of tokens (the ``len(matches)`` systems' candidates, then the
@@ -302,28 +381,82 @@ def counted_statistics(
     lengths: the rules read only a sentence's length and emptiness. The summed matches need no
     rule: a segment is left out only for an empty candidate, which matches nothing, and an empty
     reference dropped by EC-005 matches nothing either. With one reference and rules that keep
-    every segment, c and r are the columns' sums, without a Python step per row.
+    every segment, c and r are the columns' sums, without a Python step per row: the kernel's own
+    ``sums`` (each system's totals, each column's number of tokens) when given.
 
     >>> counted_statistics([[3, 1]], [3, 4], 2, "closest")
     [[Statistics(matches=(3, 1), totals=(3, 2), hyp_len=3, ref_len=4)]]
     """
     systems = len(matches)
     if cells == systems + 1 and not rules.candidates_checked and rules.empty_references == "keep":
+        if sums is not None:
+            totals, columns = sums
+            reference = normal_length(columns[systems])
+            return [
+                [Statistics(tuple(matches[k]), tuple(totals[k]), columns[k], reference)]
+                for k in range(systems)
+            ]
         return [
             [_summed(matches[k], list(lengths[k::cells]), sum(lengths[systems::cells]))]
             for k in range(systems)
         ]
-    rows = range(0, len(lengths), cells)
-    blank = [("",) * length for length in lengths]  # a sentence of that many tokens
     candidate_lengths: list[list[int]] = [[] for _ in range(systems)]
     ref_lens: list[Length] = [0] * systems
-    for _, _, k, candidate, r in ruled_segments(
+    for _, k, c, r in _ruled_lengths(lengths, cells, systems, ref_length, rules=rules, start=start):
+        candidate_lengths[k].append(c)
+        ref_lens[k] += r
+    return [[_summed(matches[k], candidate_lengths[k], ref_lens[k])] for k in range(systems)]
+
+
+def _ruled_lengths(
+    lengths: Sequence[int],
+    cells: int,
+    systems: int,
+    ref_length: RefLengthRule,
+    *,
+    rules: SegmentRules,
+    start: int,
+) -> Iterator[tuple[int, int, int, Length]]:
+    """:func:`ruled_segments` on placeholder sentences of the rows' token counts (the rules read only a
+    sentence's length and emptiness): each kept candidate's row (from 0), system, c and r."""
+    blank = [("",) * length for length in lengths]  # a sentence of that many tokens
+    rows = range(0, len(lengths), cells)
+    for i, _, k, candidate, r in ruled_segments(
         [blank[k::cells] for k in range(systems)],
-        [blank[i + systems : i + cells] for i in rows],
+        [blank[j + systems : j + cells] for j in rows],
         ref_length,
         rules,
         start,
     ):
-        candidate_lengths[k].append(len(candidate))
-        ref_lens[k] += r
-    return [[_summed(matches[k], candidate_lengths[k], ref_lens[k])] for k in range(systems)]
+        yield i - start, k, len(candidate), r
+
+
+def counted_segments(
+    matches: Sequence[int],
+    lengths: Sequence[int],
+    cells: int,
+    systems: int,
+    ref_length: RefLengthRule,
+    *,
+    rules: SegmentRules = PAPER_RULES,
+    start: int = 0,
+) -> list[list[Statistics]]:
+    """NUM-KERNEL. Each system's statistics segment by segment from the kernel's counts of rows of ``cells``
+    lines: ``matches`` holds, row by row, each of the ``systems`` candidates' own clipped matches
+    (``len(matches) // (rows x systems)`` orders each), ``lengths`` each line's number of tokens. The
+    segment rules are applied as :func:`counted_statistics` applies them (:func:`ruled_segments` on
+    placeholder sentences): a kept candidate's statistics are its matches, the totals max(0, c - n + 1),
+    c and r, what ``fast_system_statistics(..., keep_segments=True)`` gives.
+
+    >>> first, second = counted_segments([2, 1, 0, 0], [3, 3, 1, 2], 2, 1, "closest")[0]
+    >>> first, second.totals, second.ref_len
+    (Statistics(matches=(2, 1), totals=(3, 2), hyp_len=3, ref_len=3), (1, 0), 2)
+    """
+    rows = len(lengths) // cells if cells else 0
+    orders = len(matches) // (rows * systems) if rows else 0
+    kept: list[list[Statistics]] = [[] for _ in range(systems)]
+    for row, k, c, r in _ruled_lengths(lengths, cells, systems, ref_length, rules=rules, start=start):
+        at = (row * systems + k) * orders
+        totals = tuple([max(0, c - n) for n in range(orders)])
+        kept[k].append(Statistics(tuple(matches[at : at + orders]), totals, c, normal_length(r)))
+    return kept

@@ -29,3 +29,12 @@ def load_kernel() -> Callable[[Sequence[Hashable], Sequence[Sequence[Hashable]],
     """NUM-KERNEL. The compiled ``clipped_matches``; ``None``: not built here, or the variable says no."""
     module = kernel_module()
     return None if module is None else module.clipped_matches
+
+
+def kernel_tokenizers() -> dict[str, int]:
+    """NUM-KERNEL. The tokenizers the loaded kernel runs, by name, each with its number for the kernel's
+    ``tokens``, ``counts_rows`` and ``counts_lines``; empty where the kernel is not loaded (or was
+    built before it had them)."""
+    module = kernel_module()
+    names: tuple[str, ...] = getattr(module, "TOKENIZERS", ())
+    return {name: number for number, name in enumerate(names)}

@@ -35,13 +35,15 @@ from functools import lru_cache
 
 from reference_bleu.conventions.options import BleuOptions
 from reference_bleu.fast.counts import clipped_matches
+from reference_bleu.formulas.exact import PUBLISHED_DIGITS
 from reference_bleu.formulas.length import Length, RefLengthRule, best_match_length, log_brevity_penalty
 from reference_bleu.formulas.smoothing import SMOOTHING_METHODS, LastSegment
 from reference_bleu.formulas.statistics import Statistics
 from reference_bleu.scoring.evaluation import Evaluation, conventional_total, last_segment, settle
 
-#: Significant digits of the decimal exp(D·q); its error bound is proved for this precision.
-EXP_DIGITS = 40
+#: Significant digits of the decimal exp(q); its error bound is proved for this precision. 50 digits
+#: leave the interval about 10^-48 wide, relative, which also decides the 40-digit decimal of BP.
+EXP_DIGITS = 50
 
 
 #: The largest common denominator D of the weights decided here (uniform weights 1/N: D = N).
@@ -117,55 +119,95 @@ def plain_point(options: BleuOptions) -> PlainPoint | None:
     return PlainPoint(N, kind, (value.numerator, value.denominator), options.effective_order)
 
 
+@lru_cache(maxsize=256)
+def cached_plain_point(options: BleuOptions) -> PlainPoint | None:
+    """:func:`plain_point`, remembered per options (they are immutable)."""
+    return plain_point(options)
+
+
 def plain_score(
     hyp: Sequence[str], refs: Sequence[Sequence[str]], point: PlainPoint, ref_length: RefLengthRule
 ) -> float | None:
-    """One row at a :class:`PlainPoint`: the smoothing of SMOOTH-NONE, -FLOOR, -ADD-K, -EXP or -ADD-ONE
-    on integers (the literal smoothing functions are its oracle, tests/test_sentences.py), the
-    weights 1/N (or 1/k over the k defined orders under effective order, BLEU-EFFECTIVE-ORDER),
-    then :func:`decide`. ``None`` when undecided, or for an empty candidate.
-    """
+    """One row at a :class:`PlainPoint` (:func:`plain_evaluation` of its clipped matches, with the
+    totals max(0, c - n + 1) of one sentence): the score's double, ``None`` when undecided or for an
+    empty candidate."""
     c = len(hyp)
     if c == 0:
         return None
-    N = point.orders
-    matches = clipped_matches(hyp, refs, N)
+    matches = clipped_matches(hyp, refs, point.orders)
     r = len(refs[0]) if len(refs) == 1 else best_match_length(c, [len(x) for x in refs], ref_length)
+    return plain_evaluation(matches, range(c, c - point.orders, -1), c, r, point)[0]
+
+
+#: A plain evaluation: the double (``None``: undecided), each order's smoothed p_n as (numerator,
+#: denominator) (``None`` where l_n = 0), and the number of weighted orders D (each weighs 1/D).
+PlainResult = tuple[float | None, tuple[tuple[int, int] | None, ...], int]
+
+
+def plain_evaluation(
+    matches: Sequence[int], totals: Sequence[int], c: int, r: Length, point: PlainPoint
+) -> PlainResult:
+    """A scored unit at a :class:`PlainPoint` on integers: what steps 1 to 3 of BLEU-EVAL settle, and the
+    score's correctly rounded double (NUM-SENTENCE).
+
+    The smoothing of SMOOTH-NONE, -FLOOR, -ADD-K, -EXP or -ADD-ONE on the orders with l_n > 0 (a
+    prefix; the literal smoothing functions are the oracle, tests/test_sentences.py), weights 1/N
+    (or 1/k over the k defined orders under effective order, BLEU-EFFECTIVE-ORDER), a zero or an
+    undefined weighted precision giving 0 (EC-002, EC-003), then :func:`decide` on
+    A/B = Π p_n and q = log BP, without ``Statistics``, ``Fraction`` or the smoothing functions.
+    ``totals`` are l_1..l_N (max(0, c - n + 1) for a sentence); c > 0 and r an integer or a ratio.
+
+    >>> plain_evaluation([3, 1], [3, 2], 3, 4, PlainPoint(2, "none", (1, 1), False))
+    (0.5066641486392105, ((3, 3), (1, 2)), 2)
+
+    (sqrt(3/3 · 1/2) · exp(1 - 4/3) = 0.70711 · 0.71653.)
+    """
+    N = point.orders
     kind = point.smoothing
     a, b = point.value
+    precisions: list[tuple[int, int] | None] = []
     top = bottom = 1
     zeros = 0
-    d = 0
     for n in range(N):
-        total = c - n
+        total = totals[n]
         if total <= 0:
-            if point.effective_order:
-                break
-            return 0.0  # p_n undefined, counted as 0 (EC-003): log 0 = -infinity
+            break  # l_n never grows with n: every later order is undefined too
         m = matches[n]
         if kind == "add-one":
-            top, bottom = top * (m + 1), bottom * (total + 1)
+            num, den = m + 1, total + 1
         elif kind == "add-k" and n:
-            top, bottom = top * (m * b + a), bottom * (total * b + a)
+            num, den = m * b + a, total * b + a
         elif m:
-            top, bottom = top * m, bottom * total
+            num, den = m, total
         elif kind == "floor":
-            top, bottom = top * a, bottom * b * total
+            num, den = a, b * total
         elif kind == "exp":
             zeros += 1
-            bottom *= total << zeros
+            num, den = 1, total << zeros
         else:
-            return 0.0  # p_n = 0 (EC-002)
-        d += 1
-    if top == 0:
-        return 0.0
+            num, den = 0, total  # p_n = 0 (EC-002)
+        precisions.append((num, den))
+        top, bottom = top * num, bottom * den
+    defined = len(precisions)
+    d = defined if point.effective_order else N
+    precisions += [None] * (N - defined)
+    if d == 0 or defined < d or top == 0:
+        return 0.0, tuple(precisions), d  # no weighted order, an undefined one, or a zero precision
+    log_power = math.log(top) - math.log(bottom)
     if c >= r:
-        return decide(math.log(top) - math.log(bottom), d, top, bottom, None)
-    x_num, x_den = d * (c - int(r)), c
-    g = math.gcd(x_num, x_den)
-    return decide(
-        math.log(top) - math.log(bottom) + d * (c - r) / c, d, top, bottom, (x_num // g, x_den // g)
-    )
+        return decide(log_power, d, top, bottom, None), tuple(precisions), d
+    q = log_bp(c, r)
+    value = decide(log_power + d * (q[0] / q[1]), d, top, bottom, q)
+    return value, tuple(precisions), d
+
+
+def log_bp(c: int, r: Length) -> tuple[int, int]:
+    """log BP = 1 - r/c for 0 < c < r (BLEU-BP-LOG) in lowest terms, as (numerator, denominator)."""
+    if isinstance(r, int):
+        g = math.gcd(c - r, c)
+        return (c - r) // g, c // g
+    q = 1 - Fraction(r) / c
+    return q.numerator, q.denominator
 
 
 def decided_score(segment: Statistics, options: BleuOptions, factor: int = 1) -> float | None:
@@ -221,16 +263,15 @@ def decided_bleu(
         top *= v.numerator**e
         bottom *= v.denominator**e
         log_y += e * (math.log(v.numerator) - math.log(v.denominator))
-    x = d * q
-    return decide(log_y + float(x), d, top, bottom, (x.numerator, x.denominator) if q else None)
+    return decide(log_y + d * float(q), d, top, bottom, (q.numerator, q.denominator) if q else None)
 
 
 def decide(  # noqa: PLR0911 -- each way out is one case of the decision
-    log_power: float, d: int, top: int, bottom: int, x: tuple[int, int] | None
+    log_power: float, d: int, top: int, bottom: int, q: tuple[int, int] | None
 ) -> float | None:
-    """The correctly rounded double of Y > 0 with Y^D = exp(x) · A / B; ``None`` when undecided.
+    """The correctly rounded double of Y > 0 with Y^D = exp(D·q) · A / B; ``None`` when undecided.
 
-    ``x`` is a negative rational (numerator, denominator), or ``None`` for x = 0;
+    ``q`` is a negative rational (numerator, denominator), log BP, or ``None`` for q = 0;
     ``log_power`` approximates log Y^D in binary64 and gives the first candidate.
     """
     if not -700.0 * d < log_power < 700.0 * d:
@@ -238,7 +279,7 @@ def decide(  # noqa: PLR0911 -- each way out is one case of the decision
     y = math.exp(log_power / d)
     if not y > _SMALLEST:
         return None
-    bounds = (1, 1, 1) if x is None else exp_bounds(*x)
+    bounds = (1, 1, 1) if q is None else powered_bounds(*q, d)
     if bounds is None:
         return None
     low, high, scale = bounds  # low/scale <= exp(x) <= high/scale
@@ -260,9 +301,9 @@ def decide(  # noqa: PLR0911 -- each way out is one case of the decision
             continue
         if above < 0 < below:
             return y
-        if x is None and 0 in (above, below):
+        if q is None and 0 in (above, below):
             # The value is a midpoint, exactly (integers): ties to even. Never the case for
-            # x < 0, where exp(x) is irrational (Lindemann): there it is the interval's width.
+            # q < 0, where exp(D·q) is irrational (Lindemann): there it is the interval's width.
             if significand % 2 == 0:
                 return y
             return math.nextafter(y, math.inf if above == 0 else 0.0)
@@ -305,3 +346,36 @@ def exp_bounds(numerator: int, denominator: int) -> tuple[int, int, int] | None:
     low, high = Fraction(value) * (1 - width), Fraction(value) * (1 + width)
     scale = math.lcm(low.denominator, high.denominator)
     return low.numerator * (scale // low.denominator), high.numerator * (scale // high.denominator), scale
+
+
+@lru_cache(maxsize=1 << 16)
+def powered_bounds(numerator: int, denominator: int, d: int) -> tuple[int, int, int] | None:
+    """Integers (low, high, scale) with low/scale <= exp(d·x) <= high/scale, x = numerator/denominator < 0:
+    :func:`exp_bounds` of x raised to the power d (t ↦ t^d increases on t > 0), so that the BP of a
+    row and its score share one decimal ``exp`` (NUM-SENTENCE); ``None`` where exp_bounds has none."""
+    bounds = exp_bounds(numerator, denominator)
+    if bounds is None or d == 1:
+        return bounds
+    low, high, scale = bounds
+    return low**d, high**d, scale**d
+
+
+@lru_cache(maxsize=1 << 16)
+def exp_rounded(numerator: int, denominator: int) -> tuple[float, Decimal] | None:
+    """exp(x) for x = numerator/denominator < 0: its correctly rounded double and its correctly rounded
+    ``PUBLISHED_DIGITS``-digit decimal (NUM-EXACT), the paper's BP for log BP = x, decided from
+    :func:`exp_bounds` (the double as :func:`decide` decides a score with D = 1, A = B = 1; the
+    decimal when both ends of the interval round to it, which a monotone rounding then gives every
+    value between them); ``None`` when either is undecided (the exact path then evaluates BP).
+
+    >>> exp_rounded(-1, 1)
+    (0.36787944117144233, Decimal('0.3678794411714423215955237701614608674458'))
+    """
+    bounds = exp_bounds(numerator, denominator)
+    double = decide(numerator / denominator, 1, 1, 1, (numerator, denominator))
+    if bounds is None or double is None:
+        return None
+    low, high, scale = bounds
+    with localcontext(Context(prec=PUBLISHED_DIGITS)):
+        lower, upper = Decimal(low) / Decimal(scale), Decimal(high) / Decimal(scale)
+    return (double, lower) if lower == upper else None

@@ -37,11 +37,12 @@ from typing import NamedTuple
 
 from reference_bleu.conventions.options import BleuOptions
 from reference_bleu.errors import BleuInputError, UndefinedPrecisionError
+from reference_bleu.fast.counts import summed_statistics
 from reference_bleu.formulas.combination import bleu, effective_order_weights
 from reference_bleu.formulas.exact import Real, exp, ln, to_decimal
 from reference_bleu.formulas.length import Length, brevity_penalty
 from reference_bleu.formulas.smoothing import COCO_SMALL, COCO_TINY, LastSegment, smooth
-from reference_bleu.formulas.statistics import Statistics, corpus_statistics
+from reference_bleu.formulas.statistics import Statistics
 
 
 class Evaluation(NamedTuple):
@@ -273,7 +274,7 @@ def conventional_total(segments: Sequence[Statistics], options: BleuOptions) -> 
     """
     if options.denominator == "max1-segment":
         segments = [replace(s, totals=tuple(max(1, t) for t in s.totals)) for s in segments]
-    total = corpus_statistics(segments, options.statistics_orders)
+    total = summed_statistics(segments, options.statistics_orders)  # BLEU-CORPUS, summed in C (NUM-FAST)
     if options.denominator == "max1-total":
         total = replace(total, totals=tuple(max(1, t) for t in total.totals))
     return total

@@ -12,7 +12,6 @@ from __future__ import annotations
 import bz2
 import contextlib
 import gzip
-import hashlib
 import io
 import json
 import lzma
@@ -20,7 +19,6 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass, fields
 from functools import partial
@@ -30,17 +28,33 @@ from typing import Any, BinaryIO, cast
 from reference_bleu.conventions.registry import BY_NAME, PAPER_TEXT
 from reference_bleu.conventions.space import Point
 from reference_bleu.errors import BleuError, BleuInputError
-from reference_bleu.fast.counts import COUNTS_13A, counted_statistics, fast_system_statistics
+from reference_bleu.fast.counts import (
+    COUNTS_LINES,
+    COUNTS_ROWS,
+    collector_paused,
+    counted_statistics,
+    fast_system_statistics,
+)
 from reference_bleu.formulas.inputs import SegmentRules
 from reference_bleu.formulas.length import REF_LENGTH_RULES, RefLengthRule
 from reference_bleu.formulas.statistics import MAX_STATISTICS_ORDERS, Statistics
 from reference_bleu.interrupts import SIGNALS, signals_held
+from reference_bleu.scoring.blocks import (
+    KernelCounting,
+    bad_line,
+    block_rows,
+    block_statistics,
+    not_utf8,
+    too_long,
+    unreadable,
+)
 from reference_bleu.text.tokenizers import (
+    KERNEL_TOKENIZERS,
     check_case_folding,
     check_case_order,
     check_split_rule,
     fold_case,
-    kernel_13a_folding,
+    kernel_folding,
     line_tokenizer,
     tokenizer,
 )
@@ -173,49 +187,52 @@ def _binary(path: str, stack: ExitStack) -> tuple[BinaryIO, str]:
 class Source:
     """One input file read line by line: exact line numbers in errors, bounded lines, a content digest.
 
-    Spec CLI-INPUT.
+    Spec CLI-INPUT. ``digest=False`` leaves the SHA-256 out (``digest`` is then ``None``); the
+    kernel's path reads the same file in blocks (:mod:`reference_bleu.scoring.blocks`).
     """
 
-    def __init__(self, path: str, stack: ExitStack, reading: Reading) -> None:
+    def __init__(self, path: str, stack: ExitStack, reading: Reading, *, digest: bool = True) -> None:
         self.path = path
         self.name = "standard input" if path == "-" else path
         self.reading = reading
+        self.strip_bom = reading.strip_bom
+        self.max_line_bytes = reading.max_line_bytes
         self.stream, self.kind = _binary(path, stack)
-        self.digest = hashlib.sha256()
+        self.digest: Any = None
+        if digest:
+            import hashlib  # noqa: PLC0415 -- 2.6 ms of start-up, only where a digest is asked for
+
+            self.digest = hashlib.sha256()
 
     def __iter__(self) -> Iterator[str]:
         limit = self.reading.max_line_bytes
         readline = self.stream.readline
-        update = self.digest.update
+        update = None if self.digest is None else self.digest.update
         number = 0
         try:
             for number, raw in enumerate(iter(partial(readline, limit + 1), b""), start=1):
-                update(raw)
+                if update is not None:
+                    update(raw)
                 if len(raw) > limit and not raw.endswith(b"\n"):
-                    raise BleuInputError(
-                        "CLI-INPUT",
-                        f"{self.name}: line {number} is longer than {limit} bytes "
-                        "(a file without line ends? --max-line-bytes raises the limit)",
-                    )
+                    raise too_long(self.name, number, limit)
                 try:
                     line = raw.decode("utf-8")
                 except UnicodeDecodeError as error:
-                    bad = raw[error.start : error.start + 1].hex()
-                    raise BleuInputError(
-                        "CLI-INPUT",
-                        f"{self.name}: line {number}, byte {error.start + 1}: not valid UTF-8 (0x{bad})",
-                    ) from None
+                    raise not_utf8(self.name, number, raw, error) from None
                 if number == 1 and line.startswith(BYTE_ORDER_MARK):
                     line = self._first_line_mark(line)
                 yield line
         except (OSError, EOFError, lzma.LZMAError) as error:
-            raise BleuInputError(
-                "CLI-INPUT", f"cannot read {self.name} ({self.kind}) after line {number}: {error}"
-            ) from None
+            raise unreadable(self.name, self.kind, number, error) from None
 
     def _first_line_mark(self, line: str) -> str:
         if self.reading.strip_bom:
             return line[1:]
+        self.warn_mark()
+        return line
+
+    def warn_mark(self) -> None:
+        """Say on standard error that the file starts with a byte-order mark, which is kept (unless quiet)."""
         if self.reading.warn:
             print(
                 f"reference-bleu: warning: {self.name} starts with a byte-order mark (U+FEFF); it is kept "
@@ -223,7 +240,6 @@ class Source:
                 "(--strip-bom removes it; spec CLI-INPUT)",
                 file=sys.stderr,
             )
-        return line
 
 
 def parallel_lines(sources: Sequence[Source], allow_empty: bool = False) -> Iterator[tuple[str, ...]]:
@@ -265,6 +281,16 @@ def _line_counts(
 Chunk = tuple[list[list[Statistics]], int]
 
 
+def kernel_counting(counting: Counting) -> tuple[KernelCounting, str] | None:
+    """NUM-KERNEL. What the kernel needs to count under ``counting``, and the case folding to apply to the
+    text first; ``None`` where Python counts (no kernel, or conventions it does not run)."""
+    folding = kernel_folding(**counting.text)
+    if folding is None or COUNTS_ROWS is None:
+        return None
+    number = KERNEL_TOKENIZERS[counting.tokenize]
+    return KernelCounting(number, counting.orders, counting.ref_length, counting.rules), folding
+
+
 def chunk_statistics(
     rows: Sequence[tuple[str, ...]], counting: Counting, keep: bool, start: int = 0, systems: int = 1
 ) -> Chunk:
@@ -272,14 +298,15 @@ def chunk_statistics(
 
     Each system's statistics are their sum, or each segment's when ``keep``. ``start`` is the
     number of the chunk's first segment (counted from 0), for error messages. The references
-    are tokenized and counted once for all systems (NUM-FAST). Summed statistics of 13a text are
-    tokenized and counted by the kernel's ``counts_13a`` in one call where it is loaded (NUM-KERNEL).
+    are tokenized and counted once for all systems (NUM-FAST). Summed statistics under a tokenizer
+    the kernel runs are tokenized and counted by its ``counts_rows`` in one call (NUM-KERNEL).
     """
-    folding = None if COUNTS_13A is None or keep else kernel_13a_folding(**counting.text)
-    if COUNTS_13A is not None and folding is not None:
+    kernel = None if keep else kernel_counting(counting)
+    if kernel is not None and COUNTS_ROWS is not None:
+        number, folding = kernel[0].tokenizer, kernel[1]
         if folding != "none":
-            rows = [tuple(fold_case(cell, folding) for cell in row) for row in rows]
-        matches, lengths = COUNTS_13A(rows, systems, counting.orders)
+            rows = [tuple(fold_case(cell, folding) for cell in row) for row in rows]  # type: ignore[arg-type]
+        matches, lengths, totals, sums = COUNTS_ROWS(rows, systems, counting.orders, number)
         summed = counted_statistics(
             matches,
             memoryview(lengths).cast("q"),
@@ -287,10 +314,12 @@ def chunk_statistics(
             counting.ref_length,
             rules=counting.rules,
             start=start,
+            sums=(totals, sums),
         )
         return summed, len(rows)
     tokens = line_tokenizer(**counting.text)
-    tokenized = [[tokens(cell) for cell in row] for row in rows]
+    with collector_paused():
+        tokenized = [[tokens(cell) for cell in row] for row in rows]
     statistics = fast_system_statistics(
         [[row[k] for row in tokenized] for k in range(systems)],
         [row[systems:] for row in tokenized],
@@ -338,26 +367,26 @@ def _start_worker(parent: int) -> None:
 
 
 def _in_processes(
-    chunks: Iterator[tuple[int, list[tuple[str, ...]]]],
-    counting: Counting,
-    keep: bool,
-    jobs: int,
-    systems: int,
-) -> Generator[Chunk, None, None]:
-    """Chunks scored on ``jobs`` processes, in order, with at most 2 x jobs chunks in flight.
+    work: Callable[..., Any], tasks: Iterator[tuple[Any, ...]], jobs: int
+) -> Generator[tuple[tuple[Any, ...], Any], None, None]:
+    """Each task's arguments and ``work(*arguments)``, computed on ``jobs`` processes, in order, with at
+    most 2 x jobs tasks in flight.
 
     When the main process is interrupted (Ctrl-C, SIGTERM, SIGHUP: an exception here, or the
-    generator closed), the chunks not started are cancelled and the workers are waited for."""
+    generator closed), the tasks not started are cancelled and the workers are waited for."""
+    from concurrent.futures import Future, ProcessPoolExecutor  # noqa: PLC0415 -- 13 ms of start-up: --jobs only
+
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(os.getpid(),))
     try:
-        pending: list[Future[Chunk]] = []
-        for start, chunk in chunks:
+        pending: list[tuple[tuple[Any, ...], Future[Any]]] = []
+        for arguments in tasks:
             with signals_held():  # the first submit starts the pool: never cut in two
-                pending.append(pool.submit(chunk_statistics, chunk, counting, keep, start, systems))
+                pending.append((arguments, pool.submit(work, *arguments)))
             if len(pending) >= 2 * jobs:
-                yield pending.pop(0).result()
-        for future in pending:
-            yield future.result()
+                done, future = pending.pop(0)
+                yield done, future.result()
+        for done, future in pending:
+            yield done, future.result()
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
@@ -390,22 +419,35 @@ def systems_statistics(
     systems = len(hyp_paths)
     kept: list[list[Statistics]] = [[] for _ in hyp_paths]
     totals, count = [Statistics.zero(counting.orders) for _ in hyp_paths], 0
+    kernel = None if COUNTS_LINES is None else kernel_counting(counting)
     with ExitStack() as stack:
         paths = [*hyp_paths, *ref_paths]
         # named files first: a missing one is reported before standard input is waited on
         opened = {
-            k: Source(p, stack, reading) for k, p in sorted(enumerate(paths), key=lambda kp: kp[1] == "-")
+            k: Source(p, stack, reading, digest=digests is not None)
+            for k, p in sorted(enumerate(paths), key=lambda kp: kp[1] == "-")
         }
         sources = [opened[k] for k in range(len(paths))]
-        chunks = _chunks(parallel_lines(sources, allow_empty))
-        if jobs == 1:
-            results: Iterator[Chunk] = (
-                chunk_statistics(c, counting, keep_segments, k, systems) for k, c in chunks
+        if kernel is not None:
+            results = _block_results(
+                sources,
+                kernel,
+                keep_segments,
+                jobs=jobs,
+                systems=systems,
+                allow_empty=allow_empty,
+                stack=stack,
             )
         else:
-            pooled = _in_processes(chunks, counting, keep_segments, jobs, systems)
-            stack.callback(pooled.close)  # an interruption stops the workers here, not at exit
-            results = pooled
+            results = _line_results(
+                sources,
+                counting,
+                keep_segments,
+                jobs=jobs,
+                systems=systems,
+                allow_empty=allow_empty,
+                stack=stack,
+            )
         for per_system, size in results:
             count += size
             for k, stats in enumerate(per_system):
@@ -420,6 +462,61 @@ def systems_statistics(
     if count == 0:  # allowed empty: no segment, which the score turns into EC-012's answer
         return [[] for _ in hyp_paths], 0
     return (kept if keep_segments else [[total] for total in totals]), count
+
+
+def _line_results(
+    sources: Sequence[Source],
+    counting: Counting,
+    keep: bool,
+    *,
+    jobs: int,
+    systems: int,
+    allow_empty: bool,
+    stack: ExitStack,
+) -> Iterator[Chunk]:
+    """Each chunk's statistics, the files read line by line (CLI-INPUT) and counted by
+    :func:`chunk_statistics` here or on ``jobs`` processes."""
+    chunks = _chunks(parallel_lines(sources, allow_empty))
+    if jobs == 1:
+        return (chunk_statistics(c, counting, keep, k, systems) for k, c in chunks)
+    tasks = ((rows, counting, keep, start, systems) for start, rows in chunks)
+    pooled = _in_processes(chunk_statistics, tasks, jobs)
+    stack.callback(pooled.close)  # an interruption stops the workers here, not at exit
+    return (result for _, result in pooled)
+
+
+def _block_results(
+    sources: Sequence[Source],
+    kernel: tuple[KernelCounting, str],
+    keep: bool,
+    *,
+    jobs: int,
+    systems: int,
+    allow_empty: bool,
+    stack: ExitStack,
+) -> Iterator[Chunk]:
+    """Each chunk's statistics (summed, or with ``keep`` each kept segment's), the files read in blocks
+    and counted by the kernel (NUM-KERNEL, :mod:`reference_bleu.scoring.blocks`) here or on ``jobs``
+    processes; a line the kernel finds not to be UTF-8 raises the line reader's error once the rows
+    before it are counted."""
+    counting, folding = kernel
+    readers: list[Any] = []  # the readers of the chunks, which word a line's error
+
+    def tasks() -> Iterator[tuple[Any, ...]]:
+        for start, pieces, current in block_rows(sources, folding, allow_empty):
+            readers[:] = current
+            yield pieces, counting, start, systems, keep
+
+    if jobs == 1:
+        answers: Iterator[tuple[tuple[Any, ...], Any]] = ((task, block_statistics(*task)) for task in tasks())
+    else:
+        pooled = _in_processes(block_statistics, tasks(), jobs)
+        stack.callback(pooled.close)  # an interruption stops the workers here, not at exit
+        answers = pooled
+    for (pieces, _, start, *_), (summed, rows, bad) in answers:
+        yield summed, rows
+        if bad >= 0:
+            bad_line(readers, pieces, bad, rows, start + rows + 1)
 
 
 def file_statistics(

@@ -15,16 +15,24 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import Context, Decimal, localcontext
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from reference_bleu.conventions.options import BleuOptions
 from reference_bleu.conventions.space import Point
 from reference_bleu.errors import BleuInputError
-from reference_bleu.formulas.exact import WORKING_DIGITS, Real, correctly_rounded, published
-from reference_bleu.formulas.length import Length, log_brevity_penalty
+from reference_bleu.formulas.exact import WORKING_DIGITS, correctly_rounded, published
+from reference_bleu.formulas.length import Length
 from reference_bleu.formulas.smoothing import SMOOTHING_METHODS, LastSegment
 from reference_bleu.formulas.statistics import Statistics
-from reference_bleu.scoring.decide import decidable_options, decided_evaluation
+from reference_bleu.scoring.decide import (
+    cached_plain_point,
+    decidable_options,
+    decided_evaluation,
+    exp_rounded,
+    log_bp,
+    plain_evaluation,
+)
 from reference_bleu.scoring.evaluation import (
     Evaluation,
     conventional_bp,
@@ -166,8 +174,8 @@ def score(point: Point, segments: Sequence[Statistics]) -> BleuResult:
         return exact
 
     score_decimal: Decimal | Callable[[], Decimal]
-    value, evaluation = _decided(units, options)
-    if value is None:
+    decided = _decided(units, options)
+    if decided is None:
         exact = correctly_rounded(run)
         score_decimal = published(exact)
         evaluation = evaluations[-1] if evaluations else None
@@ -175,19 +183,24 @@ def score(point: Point, segments: Sequence[Statistics]) -> BleuResult:
         reported = value * 100 if options.scale == "percent" else value
         if options.scale == "percent" and options.arithmetic == "exact":
             reported = float(exact * 100)
+        smoothed: tuple[float | None, ...] = (None,) * options.max_order
+        weights = options.weights
+        if evaluation is not None:
+            smoothed = tuple(None if p is None else float(p) for p in evaluation.p)
+            weights = evaluation.w
     else:
+        value, smoothed, weights = decided
         score_decimal = lambda: published(correctly_rounded(run))  # noqa: E731 -- run on first access
         reported = value
-    bp = _brevity_penalty(total, options)
-    smoothed: tuple[Real | None, ...] = evaluation.p if evaluation else (None,) * options.max_order
+    bp, bp_decimal = _brevity_penalty(total, options)
     return BleuResult(
         score=value,
         _score_decimal=score_decimal,
-        statistics=total.truncated(options.max_order),
-        brevity_penalty=float(bp),
-        brevity_penalty_decimal=published(bp),
-        smoothed_precisions=tuple(None if p is None else float(p) for p in smoothed),
-        effective_weights=evaluation.w if evaluation else options.weights,
+        statistics=total if len(total.matches) == options.max_order else total.truncated(options.max_order),
+        brevity_penalty=bp,
+        brevity_penalty_decimal=bp_decimal,
+        smoothed_precisions=smoothed,
+        effective_weights=weights,
         options=options,
         reported=reported,
         reported_text=printed(reported, options.round_digits),
@@ -206,11 +219,23 @@ def scored_units(
     """
     if options.aggregation == "macro":
         return [(conventional_total([s], options), last_segment(s, options)) for s in segments]
+    if len(segments) == 1 and _own_total(segments[0], options):
+        return [(segments[0], last_segment(segments[0], options))]
     return [(conventional_total(segments, options), last_segment(segments[-1], options))]
 
 
 #: EC-012: the score (and BP) of an empty corpus under each value of ``empty_corpus`` that scores it.
 EMPTY_CORPUS_SCORE = {"zero": 0, "one": 1}
+
+
+def _own_total(segment: Statistics, options: BleuOptions) -> bool:
+    """Whether a segment alone is its own total under the point's denominator (BLEU-CORPUS of one
+    segment: the same counts, r an int as it is normalised; EC-015's max(1, l_n) aside)."""
+    return (
+        options.denominator == "l_n"
+        and type(segment.ref_len) is int
+        and len(segment.matches) == options.statistics_orders
+    )
 
 
 def _refuse_empty(options: BleuOptions) -> None:
@@ -230,26 +255,57 @@ def _evaluated(
     return evaluation.score, evaluation
 
 
-def _brevity_penalty(total: Statistics, options: BleuOptions) -> Decimal:
-    """The point's BP of the corpus, correctly rounded (NUM-EXACT); exactly 1 without an evaluation
-    where the paper's log BP is 0 (c >= r: exp(0) = 1, BLEU-BP), the case of most sentences."""
-    if options.brevity_penalty == "paper" and log_brevity_penalty(total.hyp_len, total.ref_len) == 0:
-        return Decimal(1)
-    return correctly_rounded(lambda: conventional_bp(total, options))
+def _brevity_penalty(total: Statistics, options: BleuOptions) -> tuple[float, Decimal]:
+    """The point's BP of the corpus: its correctly rounded double and 40-digit decimal (NUM-EXACT).
+
+    Exactly 1 without an evaluation where the paper's log BP is 0 (c >= r: exp(0) = 1, BLEU-BP), the
+    case of most sentences; for the paper's BP with 0 < c < r, decided from the exp interval of
+    log BP = 1 - r/c, remembered per value (NUM-SENTENCE: rows share their ratios); otherwise, or
+    where the interval does not decide, evaluated exactly."""
+    if options.brevity_penalty == "paper":
+        c, r = total.hyp_len, total.ref_len
+        if c >= r:
+            return 1.0, Decimal(1)
+        if c > 0:
+            rounded = exp_rounded(*log_bp(c, r))
+            if rounded is not None:
+                return rounded
+    bp = correctly_rounded(lambda: conventional_bp(total, options))
+    return float(bp), published(bp)
+
+
+#: The effective weights of a plain point with effective order and k defined orders of N: 1/k each.
+@lru_cache(maxsize=256)
+def _effective_weights(N: int, k: int) -> tuple[Fraction, ...]:
+    return (Fraction(1, k),) * k + (Fraction(0),) * (N - k)
 
 
 def _decided(
     units: Sequence[tuple[Statistics, LastSegment]], options: BleuOptions
-) -> tuple[float | None, Evaluation | None]:
+) -> tuple[float, tuple[float | None, ...], tuple[Fraction, ...]] | None:
     """NUM-SENTENCE. A micro-averaged exact score on the unit scale decided without decimal arithmetic:
-    its correctly rounded double and its settled p_n and w_n (all rational, so the same at any
-    precision), or ``(None, None)`` where :func:`score` must evaluate it (NUM-EXACT)."""
+    its correctly rounded double, its settled p_n (as doubles) and w_n (all rational, so the same at
+    any precision), or ``None`` where :func:`score` must evaluate it (NUM-EXACT).
+
+    At a plain point (:func:`reference_bleu.scoring.decide.plain_point`) on integers alone
+    (:func:`reference_bleu.scoring.decide.plain_evaluation`); elsewhere through the settled
+    precisions (:func:`reference_bleu.scoring.decide.decided_evaluation`)."""
     if options.aggregation == "macro" or options.scale != "unit" or not decidable_options(options):
-        return None, None
-    value, settled = decided_evaluation(*units[0], options)
+        return None
+    stats, last = units[0]
+    plain = cached_plain_point(options)
+    if plain is not None and stats.hyp_len > 0:
+        value, precisions, d = plain_evaluation(
+            stats.matches, stats.totals, stats.hyp_len, stats.ref_len, plain
+        )
+        if value is None:
+            return None
+        weights = _effective_weights(plain.orders, d) if plain.effective_order else options.weights
+        return value, tuple(None if p is None else p[0] / p[1] for p in precisions), weights
+    value, settled = decided_evaluation(stats, last, options)
     if value is None or not all(p is None or isinstance(p, Fraction) for p in settled.p):
-        return None, None
-    return value, settled
+        return None
+    return value, tuple(None if p is None else float(p) for p in settled.p), settled.w
 
 
 def estimated_score(segments: Sequence[Statistics], options: BleuOptions) -> float:

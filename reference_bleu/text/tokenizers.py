@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
 from reference_bleu.errors import BleuOptionError
-from reference_bleu.fast.kernel import kernel_module
+from reference_bleu.fast.kernel import kernel_module, kernel_tokenizers
 
 TokenizerName = Literal["none", "13a", "intl", "char", "zh"]
 #: The mteval scripts' tokenizers as they act on the original text of a line they read from SGML
@@ -411,9 +411,12 @@ def fast_sgml(line: str, rules: str = "13a") -> str:
     return _punctuation_13a_fast(f" {line} ") if rules == "13a" else fast_intl(line)
 
 
-_ZH_CHARACTER = re.compile(
-    "([" + "".join(f"{re.escape(chr(lo))}-{re.escape(chr(hi))}" for lo, hi in ZH_RANGES) + "])"
-)
+@functools.cache
+def _zh_character() -> re.Pattern[str]:
+    """TOK-ZH's characters as one ``re`` class, compiled on first use (6 ms: start-up cost)."""
+    return re.compile(
+        "([" + "".join(f"{re.escape(chr(lo))}-{re.escape(chr(hi))}" for lo, hi in ZH_RANGES) + "])"
+    )
 
 
 def fast_zh(line: str) -> str:
@@ -422,7 +425,7 @@ def fast_zh(line: str) -> str:
     >>> fast_zh("我们在2019年，“BLEU”得分.5")
     '我 们 在 2019 年 ， “ BLEU ” 得 分 . 5'
     """
-    return _punctuation_13a_fast(_ZH_CHARACTER.sub(r" \1 ", line.strip()))
+    return _punctuation_13a_fast(_zh_character().sub(r" \1 ", line.strip()))
 
 
 #: The tokenizers that scoring uses (NUM-FAST where there is a fast form; the literal ones are
@@ -540,31 +543,36 @@ def check_split_rule(rule: str) -> SplitRule:
     return rule  # type: ignore[return-value]
 
 
-#: TOK-PIPELINE with TOK-13A, Python's split and no case folding, by the compiled kernel
-#: (NUM-KERNEL): ``fast_13a(line.rstrip()).split()``; ``None`` where the kernel is not loaded (or
-#: was built before it had the tokenizer).
-KERNEL_13A: Callable[[str], list[str]] | None = getattr(kernel_module(), "tokens_13a", None)
+#: The tokenizers the compiled kernel runs (NUM-KERNEL), each with its number for the kernel's functions;
+#: empty where the kernel is not loaded.
+KERNEL_TOKENIZERS: dict[str, int] = kernel_tokenizers()
+#: Those :func:`line_tokenizer` hands to the kernel, by measurement (benchmarks/README.md): 3 to 5
+#: times faster a line there; ``none``'s ``str.split`` is C already. Counting (NUM-KERNEL's
+#: ``counts_rows`` and ``counts_lines``, which make no ``str`` per token) takes every one.
+KERNEL_LINE_TOKENIZERS = ("13a", "intl", "zh", "char")
 
 
-def kernel_13a_folding(
+def kernel_folding(
     tokenize: str = "13a",
     lowercase: str = "none",
     split: str = "unicode",
     case_order: str = "before",
 ) -> CaseFolding | None:
-    """NUM-KERNEL. The case folding to apply to a line before the kernel's TOK-13A, where the kernel's
-    tokens are the pipeline's: 13a split as ``str.split()``, the case folded before it or not at all;
-    ``None`` for other conventions (the Python path's), whether or not the kernel is loaded.
+    """NUM-KERNEL. The case folding to apply to a line before the kernel's tokenizer, where the kernel's
+    tokens are the pipeline's: a tokenizer it runs (``KERNEL_TOKENIZERS``), split as ``str.split()``,
+    the case folded before the tokenizer or not at all; ``None`` for other conventions (the Python
+    path's) and where the kernel is not loaded.
 
-    >>> kernel_13a_folding("13a", "unicode"), kernel_13a_folding("13a", "unicode", case_order="after")
-    ('unicode', None)
+    >>> expected = ("unicode", None) if "13a" in KERNEL_TOKENIZERS else (None, None)
+    >>> (kernel_folding("13a", "unicode"), kernel_folding("13a", "unicode", case_order="after")) == expected
+    True
     """
     rule, folding, order = (
         check_split_rule(split),
         check_case_folding(lowercase),
         check_case_order(case_order),
     )
-    if tokenize == "13a" and rule == "unicode" and (folding == "none" or order == "before"):
+    if tokenize in KERNEL_TOKENIZERS and rule == "unicode" and (folding == "none" or order == "before"):
         return folding
     return None
 
@@ -578,18 +586,21 @@ def line_tokenizer(
 ) -> Callable[[str], list[str]]:
     """TOK-PIPELINE. :func:`tokenize_line` with its conventions checked once: line -> tokens.
 
-    13a split as ``str.split()``, with the case folded before it or not at all, is the compiled
-    kernel's where it is loaded (NUM-KERNEL: the same tokens, tests/test_kernel.py).
+    13a, intl, zh and char split as ``str.split()``, with the case folded before the tokenizer or
+    not at all, are the compiled kernel's where it is loaded (NUM-KERNEL: the same tokens,
+    tests/test_kernel.py).
 
     >>> line_tokenizer("13a", "unicode")("Hello, World!\\n")
     ['hello', ',', 'world', '!']
     """
     rule, folding = check_split_rule(split), check_case_folding(lowercase)
     order, tokenize_text = check_case_order(case_order), tokenizer(tokenize)
-    kernel = KERNEL_13A
-    if kernel is not None and kernel_13a_folding(tokenize, folding, rule, order) is not None:
+    if tokenize in KERNEL_LINE_TOKENIZERS and kernel_folding(tokenize, folding, rule, order) is not None:
         # The kernel strips the folded line: folding never makes or removes whitespace.
-        return kernel if folding == "none" else lambda line: kernel(fold_case(line, folding))
+        number, tokens_of = KERNEL_TOKENIZERS[tokenize], _KERNEL_TOKENS
+        if folding == "none":
+            return lambda line: tokens_of(line, number)
+        return lambda line: tokens_of(fold_case(line, folding), number)
 
     def tokens(line: str) -> list[str]:
         # Perl's chomp and split, or tutorial code's split(" "): only the line end is removed.
@@ -599,6 +610,10 @@ def line_tokenizer(
         return split_whitespace(tokenized) if rule == "unicode" else split_tokens(tokenized, rule)
 
     return tokens
+
+
+#: The kernel's ``tokens(line, number)`` (NUM-KERNEL), where it is loaded.
+_KERNEL_TOKENS: Callable[[str, int], list[str]] = getattr(kernel_module(), "tokens", lambda line, number: [])
 
 
 def tokenize_line(
