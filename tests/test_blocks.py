@@ -213,7 +213,13 @@ def test_faults_by_hand(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
         f"{long}: line 3 is longer"
     )
     short = write("short", b"a b\n" * 5)
-    assert same([good], [short], capsys) == f"line counts differ: {short} end(s) at line 5 (spec CLI-FILES)"
+    counts = f"line counts differ: {good} has 6, {short} has 5 lines (spec CLI-FILES)"
+    assert same([good], [short], capsys) == counts
+    blank_end = write("blank-end", b"a b\n" * 5 + b" \n")
+    hint = f"{blank_end}: the extra lines are blank; a blank line at the end?"
+    assert same([blank_end], [short], capsys) == (
+        f"line counts differ: {blank_end} has 6, {short} has 5 lines ({hint}) (spec CLI-FILES)"
+    )
     marked = write("marked", b"\xef\xbb\xbfa b\n" + b"a b\n" * 5)
     result = same([marked], [good], capsys)
     assert not isinstance(result, str)

@@ -88,6 +88,14 @@ def unreadable(name: str, kind: str, number: int, error: Exception) -> BleuInput
     return BleuInputError("CLI-INPUT", f"cannot read {name} ({kind}) after line {number}: {error}")
 
 
+def line_counts_differ(names: Sequence[str], counts: Sequence[int], blank: Sequence[str]) -> BleuInputError:
+    """CLI-FILES. The files' line counts differ: every file with its count, and the files whose extra
+    lines (beyond the shortest) are all blank, with the likely cause (a blank line at the end)."""
+    listed = ", ".join(f"{name} has {count}" for name, count in zip(names, counts, strict=True))
+    hint = f" ({', '.join(blank)}: the extra lines are blank; a blank line at the end?)" if blank else ""
+    return BleuInputError("CLI-FILES", f"line counts differ: {listed} lines{hint}")
+
+
 class BlockSource(Protocol):
     """What the block reader needs of an input file (``scoring.files.Source``)."""
 
@@ -148,6 +156,19 @@ class _Blocks:
             self.check_line(raw, number)
         if number == 1 and self.marked:
             self.source.warn_mark()
+
+    def rest(self) -> tuple[int, bool]:
+        """The lines not yet taken, to the end of the file (read as the line reader reads the rest of
+        a longer file: its first fault raised), and whether they are all blank."""
+        while not self.ended:
+            if self.fault is not None:
+                raise self.fault[1]
+            self._read_block()
+        if self.fault is not None:
+            raise self.fault[1]
+        left = self.buffer[self.at :]
+        text = left.decode("utf-8", "replace") if isinstance(left, bytes) else left
+        return self.available, all(not line.strip() for line in text.split("\n")[: self.available])
 
     def check_line(self, raw: bytes, number: int) -> None:
         """Raise the line reader's error for line ``number`` (its bytes as the kernel had them)."""
@@ -246,9 +267,13 @@ def _at_row(readers: Sequence[_Blocks], number: int) -> None:
         else:
             ended.append(reader.source.name)
     if ended and len(ended) < len(readers):
-        raise BleuInputError(
-            "CLI-FILES", f"line counts differ: {', '.join(ended)} end(s) at line {number - 1}"
-        )
+        counts, blank = [], []
+        for reader in readers:
+            more, blank_only = (0, False) if reader.source.name in ended else reader.rest()
+            counts.append(number - 1 + more)
+            if more and blank_only:
+                blank.append(reader.source.name)
+        raise line_counts_differ([r.source.name for r in readers], counts, blank)
 
 
 class KernelCounting(NamedTuple):

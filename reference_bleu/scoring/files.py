@@ -44,6 +44,7 @@ from reference_bleu.scoring.blocks import (
     bad_line,
     block_rows,
     block_statistics,
+    line_counts_differ,
     not_utf8,
     too_long,
     unreadable,
@@ -251,7 +252,7 @@ def parallel_lines(sources: Sequence[Source], allow_empty: bool = False) -> Iter
     number = 0
     for number, row in enumerate(zip_longest(*streams), start=1):
         if None in row:  # a file ended (cells are str, never equal to None)
-            raise BleuInputError("CLI-FILES", _line_counts(names, streams, row, number - 1))
+            raise _line_counts(names, streams, row, number - 1)
         yield cast("tuple[str, ...]", row)
     if number == 0 and not allow_empty:
         raise BleuInputError("EC-012", f"{names[0]} is empty: BLEU needs at least one segment")
@@ -259,7 +260,7 @@ def parallel_lines(sources: Sequence[Source], allow_empty: bool = False) -> Iter
 
 def _line_counts(
     names: Sequence[str], streams: Sequence[Iterator[str]], row: tuple[str | None, ...], read: int
-) -> str:
+) -> BleuInputError:
     """CLI-FILES: the line counts of every file, once one of them ended after ``read`` lines and the
     others did not (their rest is read to count it), and, when the lines a longer file has beyond
     the others are all blank, that they are (a blank line at its end?)."""
@@ -272,9 +273,7 @@ def _line_counts(
         counts.append(read + len(extra))
         if all(not line.strip() for line in extra):
             blank.append(name)
-    listed = ", ".join(f"{name} has {count}" for name, count in zip(names, counts, strict=True))
-    hint = f" ({', '.join(blank)}: the extra lines are blank; a blank line at the end?)" if blank else ""
-    return f"line counts differ: {listed} lines{hint}"
+    return line_counts_differ(names, counts, blank)
 
 
 #: Each system's statistics of a chunk, and the chunk's number of rows.
