@@ -34,6 +34,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("conformance.data", "conformance.peers"),
     ("conformance.suite",),
     ("conformance.runner",),
+    ("conformance.zoo",),
     ("reference_bleu.cli",),
     ("reference_bleu", "reference_bleu.__main__", "conformance"),
 )
