@@ -488,7 +488,8 @@ def page(
     title: str = "BLEU conformance report",
     date: str = "",
 ) -> str:
-    """The page of a JSON report (``report_json``'s document), one row and section per target."""
+    """The page of a JSON report (``report_json``'s document), one row and section per target (spec
+    CONF-REPORT)."""
     if report.get("format") != REPORT_FORMAT:
         raise ValueError(f"not a {REPORT_FORMAT} report: format {report.get('format')!r} (spec CONF-REPORT)")
     built = _Page(report, annotations)

@@ -124,7 +124,7 @@ def _run(entries: list[Entry], cache: Path, settings: Settings) -> int:
 
 
 def main(argv: list[str]) -> int:
-    """Run ``reference-bleu zoo``; exit 0, 1, 2 or 3 (see the module's text)."""
+    """Run ``reference-bleu zoo``; exit 0, 1, 2 or 3 (see the module's text; spec CONF-ZOO)."""
     try:
         args = _parser().parse_args(argv)
     except SystemExit as stop:

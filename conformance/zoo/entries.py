@@ -108,6 +108,22 @@ def _evidence(axes: dict[str, Any]) -> tuple[Evidence, ...]:
     )
 
 
+def _digest(raw: dict[str, Any], environment: Environment) -> str:
+    """What a run of the entry depends on: the package, its environment's pins, the target or the
+    adapter's text, the runner's arguments (its truth is not: a truth corrected needs no new run)."""
+    adapter = ADAPTERS / raw["adapter"] if raw.get("adapter") else None
+    made_of = [
+        raw["package"],
+        raw["version"],
+        environment.kind,
+        sorted(environment.requirements),
+        raw.get("builtin", ""),
+        adapter.read_text(encoding="utf-8") if adapter and adapter.exists() else "",
+        raw.get("runner_args", []),
+    ]
+    return hashlib.sha256(json.dumps(made_of).encode()).hexdigest()[:16]
+
+
 def _entry(raw: dict[str, Any], environments: dict[str, Environment]) -> Entry:
     name = raw.get("name", "?")
     try:
@@ -121,7 +137,7 @@ def _entry(raw: dict[str, Any], environments: dict[str, Environment]) -> Entry:
         unknown = set(raw.get("gaps", {})) - set(CHECKS)
         if unknown:
             raise ZooDataError(f"zoo entry {name}: gaps name no check {sorted(unknown)} (checks: {CHECKS})")
-        digest = hashlib.sha256(json.dumps(raw, sort_keys=True).encode()).hexdigest()[:16]
+        digest = _digest(raw, environments[raw["environment"]])
         return Entry(
             name=name,
             package=raw["package"],

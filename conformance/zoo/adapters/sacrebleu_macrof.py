@@ -8,7 +8,7 @@ corpus level.
 
 from __future__ import annotations
 
-from sacrebleu.metrics import BLEU
+from sacrebleu.metrics.bleu import BLEU
 
 from conformance.zoo.adapters._calls import capabilities, streams
 

@@ -7,7 +7,8 @@ bleu_moses.py:96-105), write them to files and run the multi-bleu.perl shipped i
 through np.float32).
 
 The adapter passes strings (input text): with token lists, `np.size(hypotheses)` (bleu_moses.py:117)
-raises ValueError on NumPy >= 1.24 whenever the hypotheses differ in length. Any number of references (missing ones are written as empty lines); corpus and
+raises ValueError on NumPy >= 1.24 whenever the hypotheses differ in length. Any number of
+references (missing ones are written as empty lines); corpus and
 sentence levels.
 """
 
