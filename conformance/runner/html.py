@@ -173,7 +173,8 @@ class _Page:
     def matrix(self) -> str:
         checks, axes = self.check_ids(), self.axes()
         annotated = any(self.notes)
-        head = ["implementation", "language", "verdict"] + (["truth", "runner vs truth"] if annotated else [])
+        head = ["implementation", "language", "verdict", "behaves as"]
+        head += ["truth", "runner vs truth"] if annotated else []
         cells = [f'<th scope="col">{escape(h)}</th>' for h in head]
         cells += [f'<th scope="col" class="axis">{escape(a)}</th>' for a in axes]
         cells += [f'<th scope="col" class="check">{self.spec(c)}</th>' for c in checks]
@@ -182,6 +183,8 @@ class _Page:
             level = self.level(target)
             found = found_conventions(target)
             truth = dict(note.truth_conventions) if note else {}
+            # the truth's conventions are compared only where it places the tool at a point
+            compared = annotated and note is not None and note.truth_level in ("conformant", "variant")
             language = note.language if note else ""
             data = (
                 f'data-language="{escape(language)}" data-verdict="{escape(level)}" '
@@ -191,6 +194,7 @@ class _Page:
                 f'<th scope="row"><a href="#impl-{ident}">{escape(_name(target, note))}</a></th>',
                 f"<td>{escape(language)}</td>",
                 f'<td class="{_level_class(level)}">{escape(level)}</td>',
+                f"<td>{escape(str((target.get('verdict') or {}).get('point') or ''))}</td>",
             ]
             if annotated:
                 row.append(
@@ -201,7 +205,7 @@ class _Page:
             for axis in axes:
                 value = found.get(axis, "")
                 expected = truth.get(axis, "")
-                mark = "" if value == expected else " differs-from-truth" if annotated else ""
+                mark = " differs-from-truth" if compared and value != expected else ""
                 shown = value or ("·" if not expected else "paper")
                 title = (
                     f"the runner: {value or 'paper'}; the truth: {expected or 'paper'}"
