@@ -274,15 +274,14 @@ def test_what_it_would_take_to_be_the_paper_or_sacrebleu() -> None:
 # --- the JSON report and the page ---------------------------------------------------------------
 
 
+def _report(*targets: dict[str, Any]) -> dict[str, Any]:
+    """A runner's JSON report (report.schema.json) of ``targets``."""
+    head = {"format": "reference-bleu-conform", "version": 1, "seed": 0, "examples": 30, "conformant": False}
+    return head | {"versions": {"reference-bleu": "0.1.0"}, "targets": list(targets)}
+
+
 def _keep(cache: Path, entry: Entry, target: dict[str, Any]) -> None:
-    report = {
-        "format": "reference-bleu-conform",
-        "version": 1,
-        "seed": 0,
-        "examples": 30,
-        "conformant": False,
-    }
-    report |= {"versions": {"reference-bleu": "0.1.0"}, "targets": [target]}
+    report = _report(target)
     kept = {
         "entry": entry.name,
         "digest": entry.digest,
@@ -298,14 +297,7 @@ def _keep(cache: Path, entry: Entry, target: dict[str, Any]) -> None:
 
 
 def test_the_hand_written_target_is_a_valid_runner_report() -> None:
-    report = {
-        "format": "reference-bleu-conform",
-        "version": 1,
-        "seed": 0,
-        "examples": 30,
-        "conformant": False,
-    }
-    report |= {"versions": {}, "targets": [NMT_TARGET]}
+    report = _report(NMT_TARGET)
     errors = list(_schema(REPORT_SCHEMA).iter_errors(report))
     assert not errors, [e.message for e in errors]
 
@@ -372,15 +364,25 @@ def test_the_zoo_page_has_a_row_per_entry_and_every_link_resolves(tmp_path: Path
 def test_the_page_of_a_conform_report_escapes_what_a_target_says() -> None:
     hostile = json.loads(json.dumps(NMT_TARGET))
     hostile["name"] = "<script>alert(1)</script>"
-    report = {
-        "format": "reference-bleu-conform",
-        "version": 1,
-        "seed": 0,
-        "examples": 30,
-        "conformant": False,
-    }
-    text = page(report | {"versions": {}, "targets": [hostile]})
+    text = page(_report(hostile))
     assert "<script>alert(1)" not in text
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
     with pytest.raises(ValueError, match="not a reference-bleu-conform report"):
         page({"format": "something else", "targets": []})
+
+
+@pytest.mark.slow
+def test_conform_html_writes_the_page_of_its_targets(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``conform --html FILE`` (spec CONF-REPORT): the run's page beside its usual report."""
+    from conformance.runner.conform import main as conform  # noqa: PLC0415
+
+    path = tmp_path / "report.html"
+    assert conform(["--quiet", "--examples", "5", "--target", "reference", "--html", str(path)]) == 0
+    assert "reference" in capsys.readouterr().out  # the matrix is printed as without --html
+    parsed = _Anchors()
+    parsed.feed(path.read_text(encoding="utf-8"))
+    assert parsed.rows == ["row-reference"]
+    assert {link[1:] for link in parsed.links} <= parsed.ids
+    assert not parsed.loads

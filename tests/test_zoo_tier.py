@@ -17,6 +17,7 @@ screenshot written beside the page.
 
 from __future__ import annotations
 
+import json
 import shutil
 import tempfile
 from pathlib import Path
@@ -131,3 +132,24 @@ def test_the_page_in_a_browser() -> None:
         finally:
             browser.quit()
     assert page.with_name("page.png").stat().st_size > 10_000
+
+
+def test_the_zoo_report_of_the_runs_validates_against_its_schemas() -> None:
+    """``zoo report --json`` of the kept runs: the zoo report's schema, and each run's target the
+    runner's report schema (the target of conformance/runner/report.schema.json)."""
+    from jsonschema import Draft202012Validator  # noqa: PLC0415
+
+    from conformance.zoo.report import zoo_document  # noqa: PLC0415
+
+    root = Path(__file__).resolve().parent.parent
+    zoo_schema = json.loads((root / "conformance/zoo/report.schema.json").read_text(encoding="utf-8"))
+    runner_schema = json.loads((root / "conformance/runner/report.schema.json").read_text(encoding="utf-8"))
+    document = zoo_document(list(load()), CACHE)
+    assert not list(Draft202012Validator(zoo_schema).iter_errors(document))
+    runner = Draft202012Validator(runner_schema)
+    for entry in document["entries"]:
+        assert entry["run"] is not None, f"{entry['name']} was not run"
+        report = {"format": "reference-bleu-conform", "version": 1, "seed": entry["run"]["seed"]}
+        report |= {"examples": entry["run"]["examples"], "versions": {}, "conformant": False}
+        errors = list(runner.iter_errors(report | {"targets": [entry["run"]["target"]]}))
+        assert not errors, (entry["name"], [e.message for e in errors[:3]])

@@ -2,8 +2,8 @@
 
 calculate_bleu(reference_texts, candidate_text) takes the tokenized references and candidate of
 ONE sentence and returns four nltk sentence_bleu scores ('1-gram' to '4-gram'); this adapter
-serves the fourth, the package's BLEU-4 (its BLEU-3 has weights 1/3 on orders 1-3). Input tokens; any
-number of references; sentence level.
+serves the fourth, the package's 4-gram BLEU (its 3-gram BLEU has weights 1/3 on orders 1-3).
+Input tokens; any number of references; sentence level.
 """
 
 from __future__ import annotations
