@@ -194,7 +194,7 @@ class _Page:
                 f'<th scope="row"><a href="#impl-{ident}">{escape(_name(target, note))}</a></th>',
                 f"<td>{escape(language)}</td>",
                 f'<td class="{_level_class(level)}">{escape(level)}</td>',
-                f"<td>{escape(str((target.get('verdict') or {}).get('point') or ''))}</td>",
+                f'<td class="point">{escape(str((target.get("verdict") or {}).get("point") or ""))}</td>',
             ]
             if annotated:
                 row.append(
@@ -448,6 +448,7 @@ code,pre{font:12px/1.35 ui-monospace,monospace}pre{white-space:pre-wrap;backgrou
 .scroll{overflow-x:auto;border:1px solid #ccc}
 table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:2px 5px;text-align:left;white-space:nowrap}
 #matrix thead th{position:sticky;top:0;background:#eee}#matrix th.axis,#matrix th.check{font-weight:normal}
+td.point{white-space:normal;min-width:12em;max-width:22em}
 .st-pass{background:#d9f2d9}.st-fail{background:#f8c9c9;font-weight:bold}.st-n-a,.st-none{color:#777}
 .st-insufficient,.st-explained{background:#fbe6b4}
 .lv-conformant{background:#bfe8bf}.lv-variant{background:#cfe0fb}.lv-not-conformant{background:#f8c9c9;font-weight:bold}
@@ -458,6 +459,7 @@ td.axis{color:#888}td.axis.off{color:#003a8c;background:#eef4ff}td.differs-from-
 table.evidence td{white-space:normal;vertical-align:top}
 .failure{border-left:4px solid #c66;padding-left:.6em;margin:.6em 0}
 #spec dt{font-weight:bold;margin-top:.8em}
+.impl dl{display:grid;grid-template-columns:max-content 1fr;gap:.1em 1em}.impl dd{margin:0}
 """
 
 _SCRIPT = """

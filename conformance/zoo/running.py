@@ -27,8 +27,10 @@ from typing import Any
 from conformance.zoo.entries import Entry
 from conformance.zoo.environments import BuildError
 
-#: Seconds for a target's first answer: importing TensorFlow or MindSpore on a busy machine.
-STARTUP_TIMEOUT = 300
+#: Seconds for a target's first answer (importing TensorFlow or MindSpore on a busy machine), and for
+#: each later answer (a real tool on a corpus of real size, two runs at a time on two busy cores): a
+#: verdict must not depend on the machine's load.
+STARTUP_TIMEOUT, TIMEOUT = 300, 60
 #: The folder of kept reports and the folder each entry runs in, inside the cache.
 REPORTS, WORK = "reports", "work"
 
@@ -75,7 +77,8 @@ def runner_command(entry: Entry, cache: Path, settings: Settings) -> list[str]:
         served = [environment.python(cache), "-m", "conformance.runner.harness", entry.target()]
         target = ["--command", shlex.join(served)]
     budget = ["--examples", str(settings.examples), "--seed", str(settings.seed)]
-    options = ["--startup-timeout", str(STARTUP_TIMEOUT), *budget, *entry.runner_args]
+    limits = ["--startup-timeout", str(STARTUP_TIMEOUT), "--timeout", str(TIMEOUT)]
+    options = [*limits, *budget, *entry.runner_args]
     return [sys.executable, "-m", "conformance.runner.conform", "--json", "--quiet", *target, *options]
 
 
