@@ -35,6 +35,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("conformance.suite",),
     ("conformance.faults",),
     ("conformance.runner",),
+    ("conformance.zoo",),
     ("reference_bleu.cli",),
     ("reference_bleu", "reference_bleu.__main__", "conformance"),
 )

@@ -16,14 +16,17 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import math
 import sys
 import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 
 from conformance.runner.channel import MAX_LINE_BYTES, Limits, limits_supported
 from conformance.runner.client import MAX_RESTARTS, TIME_LIMIT, python_command
 from conformance.runner.expectation import Expectation
+from conformance.runner.html import write_page
 from conformance.runner.legend import explain_id, fitted
 from conformance.runner.protocol import MAX_DIGITS
 from conformance.runner.references import REFERENCE_KINDS
@@ -162,6 +165,9 @@ def _parser() -> argparse.ArgumentParser:
     out = parser.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="the JSON report")
     out.add_argument("--markdown", action="store_true", help="the report as Markdown")
+    parser.add_argument(
+        "--html", metavar="FILE", default=None, help="also write the report as one static page (CONF-REPORT)"
+    )
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress on standard error")
     parser.add_argument(
         "--explain",
@@ -280,6 +286,8 @@ def main(argv: list[str]) -> int:
             file=sys.stderr,
         )
         return EXIT_USAGE
+    if args.html:
+        write_page(Path(args.html), json.loads(report_json(reports, args.seed, args.examples)))
     if args.json:
         print(report_json(reports, args.seed, args.examples))
     else:

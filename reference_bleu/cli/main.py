@@ -136,14 +136,16 @@ def _point(args: argparse.Namespace, ref_length: str | None = None) -> Point:
 
 
 def _conform(argv: Sequence[str]) -> int:
-    """``reference-bleu conform ...``: the conformance runner, which needs the [conform] extra."""
+    """``reference-bleu conform ...`` (the conformance runner) and ``reference-bleu zoo ...`` (the
+    runner on real implementations, spec CONF-ZOO), which need the [conform] extra."""
     try:
         from conformance.runner.conform import main as conform_main  # noqa: PLC0415 -- needs hypothesis
+        from conformance.zoo.command import main as zoo_main  # noqa: PLC0415 -- the same
     except ImportError as error:
         raise CliError(
             f"conform needs {error.name}: pip install 'reference-bleu[conform]' (spec CONF-RUNNER)"
         ) from None
-    return conform_main(list(argv))
+    return zoo_main(list(argv[1:])) if argv[0] == "zoo" else conform_main(list(argv[1:]))
 
 
 def _advice(args: argparse.Namespace) -> str | None:
@@ -641,8 +643,8 @@ def _profiles(args: argparse.Namespace) -> int:
 
 def _run(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["conform"]:
-        return _conform(argv[1:])
+    if argv[:1] in (["conform"], ["zoo"]):
+        return _conform(argv)
     args = parser().parse_args(argv)
     args.resolved = _resolve_profile(args) if getattr(args, "resolve_profile", False) else None
     if args.command == "explain":
