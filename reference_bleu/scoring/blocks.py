@@ -157,18 +157,24 @@ class _Blocks:
         if number == 1 and self.marked:
             self.source.warn_mark()
 
-    def rest(self) -> tuple[int, bool]:
-        """The lines not yet taken, to the end of the file (read as the line reader reads the rest of
-        a longer file: its first fault raised), and whether they are all blank."""
-        while not self.ended:
-            if self.fault is not None:
-                raise self.fault[1]
+    def rest(self, first: int) -> tuple[int, bool]:
+        """The lines not yet taken (line ``first`` on) to the end of the file, read as the line reader
+        reads the rest of a longer file: the first fault in line order raised (a line not UTF-8, a
+        line too long, a read that fails); and whether they are all blank."""
+        while not self.ended and self.fault is None:
             self._read_block()
+        left = self.buffer[self.at :]
+        if isinstance(left, bytes):
+            raw = left.split(b"\n")[: self.available]
+            for number, line in enumerate(raw, start=first):
+                self.check_line(line, number)
+            texts = [line.decode("utf-8") for line in raw]
+        else:
+            texts = left.split("\n")[: self.available]
+        blank = all(not text.strip() for text in texts)
         if self.fault is not None:
             raise self.fault[1]
-        left = self.buffer[self.at :]
-        text = left.decode("utf-8", "replace") if isinstance(left, bytes) else left
-        return self.available, all(not line.strip() for line in text.split("\n")[: self.available])
+        return self.available, blank
 
     def check_line(self, raw: bytes, number: int) -> None:
         """Raise the line reader's error for line ``number`` (its bytes as the kernel had them)."""
@@ -269,7 +275,7 @@ def _at_row(readers: Sequence[_Blocks], number: int) -> None:
     if ended and len(ended) < len(readers):
         counts, blank = [], []
         for reader in readers:
-            more, blank_only = (0, False) if reader.source.name in ended else reader.rest()
+            more, blank_only = (0, False) if reader.source.name in ended else reader.rest(number)
             counts.append(number - 1 + more)
             if more and blank_only:
                 blank.append(reader.source.name)
