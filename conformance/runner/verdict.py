@@ -366,6 +366,10 @@ def _matching_points(expectation: Expectation, fingerprint: Fingerprint, battery
     return matched
 
 
+#: The axes on which a placed point must agree with the fingerprint's rows before anything else.
+_ROWS_FIRST = ("arithmetic",)
+
+
 def _row_axes(fingerprint: Fingerprint) -> dict[str, str]:
     """The value the fingerprint's rows found on each axis of a point that found a convention (the
     conventions they add up to): what a placed point, and the label that names it, should agree
@@ -410,7 +414,7 @@ def _placed(
     rows: Mapping[str, str],
 ) -> _Placement:
     """The point among ``matched`` that accounts for every open check: the expected one, else the
-    one that agrees with the fingerprint's rows on most axes (``rows``: a binary32 profile predicts a
+    one that agrees with the fingerprint's arithmetic row (``rows``: a binary32 profile predicts a
     binary64 target's answers within its tolerance, yet FP-PRECISION found binary64), then the
     nearest (fewest axes changed to a value not acceptable, then fewest changed); conformant
     when every axis the answers show differs only to an acceptable value (reported as a choice),
@@ -425,12 +429,15 @@ def _placed(
     expected_axes = expected.axes
 
     def rank(c: Candidate) -> tuple[int, bool, int, int, bool]:
-        # the rows' values first; nearest then, a tool's profile before a change of the expected
-        # point at the same distance; the fingerprint's own point after every named one
+        # the rows' arithmetic first (a tolerance can hide it: a binary32 profile predicts a binary64
+        # target's answers, yet FP-PRECISION found binary64); nearest then, a tool's profile before a
+        # change of the expected point at the same distance; the fingerprint's own point after every
+        # named one (on other axes, names that predict the same answers may differ: sacrebleu's exp
+        # smoothing with its early return is the rows' chen-cherry-3 with no-unigram-match)
         changed = [(a, v) for a, v in c.axes.items() if v != expected_axes[a]]
         unacceptable = sum(v not in acceptable.get(a, ()) for a, v in changed)
         return (
-            sum(c.axes[a] != v for a, v in rows.items()),
+            sum(c.axes[a] != v for a, v in rows.items() if a in _ROWS_FIRST),
             c.name.startswith(FINGERPRINT_POINT),  # the search may extend it: "... with ..."
             unacceptable,
             len(changed),
