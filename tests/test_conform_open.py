@@ -141,3 +141,16 @@ def test_references_cut_to_the_fewest_are_not_conformant(capsys: pytest.CaptureF
     predicts it."""
     code, verdict, _ = _verdict(capsys, "--target", T + "fewest_references")
     assert (code, verdict["level"]) == (1, "not conformant")
+
+
+@pytest.mark.slow
+def test_a_target_that_hangs_after_a_fork_is_judged_on_its_bleu(capsys: pytest.CaptureFixture[str]) -> None:
+    """A child forked for the question waits forever (a thread pool that does not survive a fork):
+    the row says so, the hang is no ROB-* fault, and the paper's BLEU is conformant."""
+    code = main(["--json", "-q", "-n", "10", "--target", T + "hangs_after_fork"])
+    target = json.loads(capsys.readouterr().out)["targets"][0]
+    rows = {c["id"]: c for c in target["checks"]}
+    assert (code, target["verdict"]["level"]) == (0, "conformant")
+    assert rows["OPEN-CONTEXT"]["status"] == "pass"
+    assert "the target does not survive a fork" in rows["OPEN-CONTEXT"]["detail"]
+    assert (rows["ROB-TIMEOUT"]["status"], rows["ROB-CRASH"]["status"]) == ("pass", "pass")

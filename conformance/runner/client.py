@@ -217,6 +217,10 @@ class ProtocolTarget:
     several_refused: int = 0
     several_scored: int = 0
     one_reference_scored: int = 0
+    #: What a child forked for a question did instead of answering (a hang, a death), or "": the
+    #: target does not survive a fork (a thread pool or a lock held across it), which says nothing of
+    #: its BLEU; the question is not asked and no ROB-* row counts it (spec CONF-OPEN).
+    fork_unsafe: str = ""
     _started: float | None = None
     _channel: Channel | None = None
     _capabilities: Capabilities | None = None
@@ -350,6 +354,8 @@ class ProtocolTarget:
         try:
             return self._score(level, hypotheses, references, raw, context)
         except TargetFaultError as fault:
+            if context == "fork" and fault.kind in ("timeout", "crash"):
+                raise self._not_fork_safe(fault) from None
             if fault.kind in self.first_fault and fault.kind not in self.first_input:
                 self.first_input[fault.kind] = [
                     [list(h) for h in hypotheses],
@@ -365,6 +371,8 @@ class ProtocolTarget:
             raise TargetSkippedError(f"no {level} entry point")
         if context is not None and context not in caps.contexts:
             raise TargetSkippedError(f"no {context} context (not served by the Python harness)")
+        if context == "fork" and self.fork_unsafe:  # one hang is the finding: not waited for again
+            raise TargetSkippedError("it does not survive a fork")
         if not takes(self.references, references):
             raise TargetSkippedError(f"it takes {self.references} reference(s) per segment (CONF-PROTOCOL)")
         if self._timeouts >= MAX_TIMEOUTS:
@@ -417,6 +425,20 @@ class ProtocolTarget:
             self.several_scored += 1
         else:
             self.several_refused += 1
+
+    def _not_fork_safe(self, fault: TargetFaultError) -> TargetSkippedError:
+        """CONF-OPEN. A child forked for a question hung or died: the fault is taken back from the
+        ROB-* counts (and from the timeouts that make a target unresponsive) and kept in
+        ``fork_unsafe``; the question counts as not asked."""
+        self.faults[fault.kind] -= 1
+        if self.faults[fault.kind] <= 0:
+            del self.faults[fault.kind]
+            self.first_fault.pop(fault.kind, None)
+            self.first_input.pop(fault.kind, None)
+        if fault.kind == "timeout":
+            self._timeouts -= 1
+        self.fork_unsafe = self.fork_unsafe or f"{fault.kind}: {fault.detail}"
+        return TargetSkippedError(f"no answer from a child forked for the question ({fault.kind})")
 
     def _not_asked(self, because: str) -> TargetSkippedError:
         """CONF-ROBUST, run limits: a question not asked once a limit was spent, counted, with the

@@ -6,6 +6,7 @@ never copied from a tool. Each docstring says what the runner must conclude.
 from __future__ import annotations
 
 import math
+import os
 import threading
 import unicodedata
 from collections import Counter
@@ -80,6 +81,20 @@ def thread_local_config(hyps: Hyps, refs: Refs) -> float:
     log = sum(math.log(m / t) / n for m, t in zip(stats["matches"][:n], stats["totals"][:n], strict=True))
     c, r = stats["hyp_len"], stats["ref_len"]
     return (1.0 if c >= r else math.exp(1 - r / c)) * math.exp(log)
+
+
+#: The process that imported the module, where the pool's workers were started.
+_POOL_PROCESS = os.getpid()
+
+
+def hangs_after_fork(hyps: Hyps, refs: Refs) -> float:
+    """The paper's BLEU computed by a pool of worker threads started in the process that imported it
+    (a compiled extension's global pool): in a child forked after that, the workers are gone and a
+    call waits for them forever. Its BLEU is the paper's: conformant, OPEN-CONTEXT saying it does not
+    survive a fork, and no ROB-TIMEOUT (a hang after a fork says nothing of its BLEU)."""
+    if os.getpid() != _POOL_PROCESS:
+        threading.Event().wait()  # the workers this call waits for did not survive the fork
+    return independent_bleu(hyps, refs)
 
 
 def uint8_counters(hyps: Hyps, refs: Refs) -> float:

@@ -116,6 +116,12 @@ class OpenChecks(JudgeBase):
             return covered(_counted(failure, answered, asked))
         sides = sorted({q.side for q in posed})
         detail = f"{len(posed)} question(s) on the {', '.join(sides)}: {posed[0].carries}"
+        if any(q.context == "fork" for q in posed) and self.target.fork_unsafe:
+            detail += (
+                f"; not after a fork: a child forked for the question gave no answer "
+                f"({self.target.fork_unsafe[:120]}): the target does not survive a fork (a thread "
+                "pool or a lock held across it), which says nothing of its BLEU"
+            )
         passed = Check(feature.id, feature.statement, "pass", detail, feature.spec_ids)
         return covered(_counted(passed, answered, asked))
 
