@@ -84,7 +84,7 @@ def _timed(command: list[str]) -> tuple[int, str, str, float]:
         "sys.stdout.write(p.stdout); sys.exit(p.returncode)",
         *command,
     ]
-    done = subprocess.run(wrapper, capture_output=True, text=True, check=False)
+    done = subprocess.run(wrapper, capture_output=True, text=True, check=False)  # noqa: S603 -- our own interpreter, no shell
     cpu = float(done.stderr.rsplit("@cpu ", 1)[1].split()[0])
     return done.returncode, done.stdout, done.stderr.rsplit("\n@cpu ", 1)[0], cpu
 
@@ -151,7 +151,7 @@ def main() -> None:
     ]
     start, load = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), os.getloadavg()
     with ThreadPoolExecutor(args.jobs) as pool:
-        rows = list(pool.map(lambda job: sweep_one(*job, args.examples), jobs))
+        rows = list(pool.map(lambda job: sweep_one(job[0], job[1], args.examples), jobs))
     end_load = os.getloadavg()
     print(
         f"diagnosis sweep, {start}, runner -n {args.examples or 'default'}, {args.jobs} at a time; "
