@@ -100,7 +100,11 @@ def sweep_one(fault: str, target: str, examples: int | None) -> Row:
     except json.JSONDecodeError:
         return Row(fault, target, f"runner failed (exit {code}): {err.strip()[-200:]}", "-", (), "no", cpu)
     verdict, level, named, right = judged(fault, report)
-    return Row(fault, target, verdict, level, named, right, cpu)
+    row = Row(fault, target, verdict, level, named, right, cpu)
+    print(
+        f"{target}: {level} {', '.join(named) or '-'} ({right}, {cpu:.1f} s CPU)", file=sys.stderr, flush=True
+    )
+    return row
 
 
 def table(rows: list[Row]) -> str:

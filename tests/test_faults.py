@@ -226,3 +226,14 @@ def test_each_computation_equals_faulty_py(
         assert isinstance(predicted, float)
         assert answer is not None, "faulty.py raised, the computation predicts a score"
         assert _close(predicted, answer), (predicted, answer)
+
+
+def test_the_guide_lists_every_fault_with_its_meaning() -> None:
+    """docs/faults.md's catalogue table has one row per entry, in the catalogue's order: its ID and
+    its meaning, as catalogue.json says them (a ``|`` in it escaped, as Markdown tables need)."""
+    page = (PATH.parents[2] / "docs" / "faults.md").read_text(encoding="utf-8")
+    rows = [line for line in page.splitlines() if line.startswith("| `FAULT-")]
+    assert [row.split("`")[1] for row in rows] == IDS
+    for row, entry in zip(rows, ENTRIES, strict=True):
+        cells = re.split(r"(?<!\\) \| ", row)
+        assert cells[1].replace("\\|", "|") == entry["meaning"], entry["id"]
