@@ -46,6 +46,9 @@ class Row:
     named: tuple[str, ...]
     right: str
     cpu: float
+    #: CPU seconds of the runner's process inside the diagnosis (the questions' answers included
+    #: only as far as the runner computes them; a subprocess target's own share is in ``cpu``).
+    diagnosis_cpu: float
 
 
 def targets(fault: str) -> list[str]:
@@ -89,18 +92,42 @@ def _timed(command: list[str]) -> tuple[int, str, str, float]:
     return done.returncode, done.stdout, done.stderr.rsplit("\n@cpu ", 1)[0], cpu
 
 
+def judge_timed(argv: list[str]) -> None:
+    """``reference-bleu conform ARGV`` in this process, the CPU seconds spent in the diagnosis
+    (conformance.runner.verdict._diagnosis) measured apart: the report's JSON on standard output,
+    then a line ``@diagnosis SECONDS``."""
+    from conformance.runner import conform, verdict  # noqa: PLC0415 -- only in the child
+
+    spent = [0.0]
+    diagnosis = verdict._diagnosis
+
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        start = time.process_time()
+        try:
+            return diagnosis(*args, **kwargs)
+        finally:
+            spent[0] += time.process_time() - start
+
+    verdict._diagnosis = timed
+    code = conform.main(argv)
+    print(f"\n@diagnosis {spent[0]:.3f}", flush=True)
+    sys.exit(code)
+
+
 def sweep_one(fault: str, target: str, examples: int | None) -> Row:
     """One run of the runner on ``target``, judged against ``fault``."""
-    command = [sys.executable, "-m", "conformance.runner.conform", "--json", "-q", "--target", target]
+    command = [sys.executable, "-m", "benchmarks.diagnosis", "--judge", "--json", "-q", "--target", target]
     if examples is not None:
         command += ["-n", str(examples)]
     code, out, err, cpu = _timed(command)
     try:
-        report = json.loads(out)
-    except json.JSONDecodeError:
-        return Row(fault, target, f"runner failed (exit {code}): {err.strip()[-200:]}", "-", (), "no", cpu)
+        text, spent = out.rsplit("\n@diagnosis ", 1)
+        report = json.loads(text)
+    except (ValueError, json.JSONDecodeError):
+        failed = f"runner failed (exit {code}): {err.strip()[-200:]}"
+        return Row(fault, target, failed, "-", (), "no", cpu, 0.0)
     verdict, level, named, right = judged(fault, report)
-    row = Row(fault, target, verdict, level, named, right, cpu)
+    row = Row(fault, target, verdict, level, named, right, cpu, float(spent))
     print(
         f"{target}: {level} {', '.join(named) or '-'} ({right}, {cpu:.1f} s CPU)", file=sys.stderr, flush=True
     )
@@ -110,14 +137,14 @@ def sweep_one(fault: str, target: str, examples: int | None) -> Row:
 def table(rows: list[Row]) -> str:
     """The Markdown table of the rows."""
     lines = [
-        "| fault | target | verdict | diagnosis | named | right | CPU s |",
-        "|---|---|---|---|---|---|---:|",
+        "| fault | target | verdict | diagnosis | named | right | CPU s | of which diagnosis |",
+        "|---|---|---|---|---|---|---:|---:|",
     ]
     for row in rows:
         kind = "reference" if row.target.startswith("reference[") else "faulty.py"
         lines.append(
             f"| {row.fault} | {kind} | {row.verdict} | {row.level} | {', '.join(row.named) or '-'} "
-            f"| {row.right} | {row.cpu:.1f} |"
+            f"| {row.right} | {row.cpu:.1f} | {row.diagnosis_cpu:.1f} |"
         )
     return "\n".join(lines)
 
@@ -128,17 +155,20 @@ def summary(rows: list[Row]) -> str:
     for kind, prefix in (("reference[fault=...]", "reference["), ("faulty.py", "tests.")):
         mine = [r for r in rows if r.target.startswith(prefix)]
         counts = {k: sum(r.right == k for r in mine) for k in ("yes", "ambiguous", "no")}
-        cpu = [r.cpu for r in mine]
+        cpu, spent = [r.cpu for r in mine], [r.diagnosis_cpu for r in mine]
         out.append(
             f"{kind}: {len(mine)} runs, right {counts['yes']}, ambiguous {counts['ambiguous']}, "
             f"wrong or missing {counts['no']}; CPU {sum(cpu):.0f} s in all, "
-            f"max {max(cpu, default=0):.1f} s"
+            f"max {max(cpu, default=0):.1f} s; in the diagnosis {sum(spent):.0f} s in all, "
+            f"max {max(spent, default=0):.1f} s"
         )
     return "\n".join(out)
 
 
 def main() -> None:
-    """Run the sweep and print the table."""
+    """Run the sweep and print the table (``--judge ARGS...``: one timed run, see judge_timed)."""
+    if sys.argv[1:2] == ["--judge"]:
+        judge_timed(sys.argv[2:])
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--examples", "-n", type=int, default=None, help="the runner's -n (its default)")
     parser.add_argument("--jobs", type=int, choices=(1, 2), default=2, help="runs at a time (2)")
