@@ -235,6 +235,7 @@ class _Search:
     references: str
     invariants: list[Check]
     predictions: dict[tuple[str, str, str], Answer | None] = field(default_factory=dict)
+    base_answers: dict[tuple[str, str], Answer] = field(default_factory=dict)
 
     def predict(self, point: FaultPoint, corpus: Corpus) -> Answer | None:
         key = (point.fault.id, point.base.name, json.dumps(corpus))
@@ -248,15 +249,29 @@ class _Search:
             return None
         return matches(answer, prediction, max(self.tolerance, point.base.tolerance), self.resolution)
 
+    def base_agrees(self, base: Candidate, item: Evidence) -> bool:
+        """Whether the point without the fault gives the answer (skipped: no evidence, so yes)."""
+        key = (base.name, json.dumps(item.corpus))
+        if key not in self.base_answers:
+            self.base_answers[key] = base.predict(item.corpus)
+        return item.answer == SKIPPED or matches(
+            item.answer, self.base_answers[key], max(self.tolerance, base.tolerance), self.resolution
+        )
+
     def explains(self, point: FaultPoint, large: bool) -> tuple[int, int, bool]:
         """(answers matched, answers it predicts, every one matched), stopping at the first miss; the
-        questions above LARGE tokens only when ``large``."""
+        questions above LARGE tokens only when ``large``. An answer the point without the fault does
+        not give is explained only by a prediction: a fault that says nothing there (None) misses it,
+        so that a fault never stands for predicting nothing where the target is wrong."""
         matched = predicted = 0
         for item in self.evidence:
             if (_tokens(item.corpus) > LARGE) != large:
                 continue
-            agreed = self.agrees(item.answer, self.predict(point, item.corpus), point)
+            prediction = self.predict(point, item.corpus)
+            agreed = self.agrees(item.answer, prediction, point)
             if agreed is None:
+                if prediction is None and not self.base_agrees(point.base, item):
+                    return matched, predicted, False
                 continue
             predicted += 1
             if not agreed:
