@@ -132,7 +132,7 @@ class Diagnosis:
     nearest: str = ""
     nearest_explained: int = 0
     nearest_of: int = 0
-    #: What the finding could not use (checks whose questions a fault cannot be asked: a thread).
+    #: What the finding could not use (checks whose questions a fault cannot be asked: text lines).
     unexplainable: tuple[str, ...] = field(default=())
 
     @property
@@ -339,8 +339,9 @@ def evidence_of(
     text: Text,
 ) -> tuple[list[Evidence], list[Check], tuple[str, ...]]:
     """The answers a diagnosis rests on: the battery's, and each failed check's counterexample asked
-    again as the target sees it (an open row's question as it was asked); the failed invariants
-    (checked by breaking them); the failed checks no fault can be asked (a thread, lines of text)."""
+    again as the target sees it (an open row's question as it was asked, its answer in a thread or a
+    forked child included); the failed invariants (checked by breaking them); the failed checks no
+    fault can be asked (lines of text)."""
     found = [Evidence(c, a, "battery") for c, a in battery]
     invariants: list[Check] = []
     unusable: list[str] = []
@@ -358,11 +359,10 @@ def evidence_of(
             continue
         question = check.evidence
         if question is not None:  # an open row (CONF-OPEN): its question, as asked
-            if (
-                question.context is not None
-                or question.lines
-                or not isinstance(check.target_value, float | str)
-            ):
+            # asked from a thread or a forked child, its answer is still the fault's to predict (a
+            # fault explains it only if the call's context changed nothing); lines of text are not
+            # a corpus a fault can be asked
+            if question.lines or not isinstance(check.target_value, float | str):
                 unusable.append(check.id)
             else:
                 found.append(Evidence(question.corpus, check.target_value, check.id))
