@@ -262,7 +262,9 @@ class _Search:
         """(answers matched, answers it predicts, every one matched), stopping at the first miss; the
         questions above LARGE tokens only when ``large``. An answer the point without the fault does
         not give is explained only by a prediction: a fault that says nothing there (None) misses it,
-        so that a fault never stands for predicting nothing where the target is wrong."""
+        so that a fault never stands for predicting nothing where the target is wrong, unless the
+        answer is an error (where a fault says nothing, as at c = 0 or r = 0 under a BP fault, faulty
+        code fails its own way)."""
         matched = predicted = 0
         for item in self.evidence:
             if (_tokens(item.corpus) > LARGE) != large:
@@ -270,7 +272,7 @@ class _Search:
             prediction = self.predict(point, item.corpus)
             agreed = self.agrees(item.answer, prediction, point)
             if agreed is None:
-                if prediction is None and not self.base_agrees(point.base, item):
+                if prediction is None and item.answer != "error" and not self.base_agrees(point.base, item):
                     return matched, predicted, False
                 continue
             predicted += 1
@@ -298,7 +300,8 @@ class _Search:
 
 
 class _FaultRecorder:
-    """The fault at its point as a target of the invariants (scores only), recording each question."""
+    """The fault at its point as a target of the invariants (scores only; where the fault says nothing,
+    the point's own score, as ``reference[fault=...]`` answers), recording each question."""
 
     def __init__(self, point: FaultPoint, search: _Search) -> None:
         self.point, self.search = point, search
@@ -309,6 +312,8 @@ class _FaultRecorder:
         corpus: Corpus = ([list(h) for h in hypotheses], [[list(r) for r in rs] for rs in references])
         corpus = seen(corpus, self.search.text)
         prediction = self.search.predict(self.point, corpus)
+        if prediction is None:  # the fault says nothing here: the point without it answers
+            prediction = self.point.base.predict(corpus)
         if not isinstance(prediction, float):
             raise BleuError("CONF-DIAGNOSIS", "the fault predicts no score here")
         self.asked.append((corpus, prediction))
@@ -349,7 +354,7 @@ def evidence_of(
         if check.status != "fail" or check.family == "fingerprint":
             continue
         if check.family == "invariant":
-            invariants.append(check)
+            _sort_invariant(check, invariants, unusable)
             continue
         if check.family == "vectors":  # every scored vector, as accounting asks them (CONF-VERDICT)
             for vector in load_vectors():
@@ -373,6 +378,32 @@ def evidence_of(
         elif check.fault not in ("error", "out-of-range"):
             unusable.append(check.id)
     return found, invariants, tuple(unusable)
+
+
+#: How a judge row reads when the target failed on its example instead of breaking the property
+#: (conformance.runner.judge.base: a CheckFailureError's message).
+_TARGET_FAILED = "the target failed ("
+
+
+def _target_fault(check: Check) -> str | None:
+    """The kind of fault (``error``, ``out-of-range``...) the target answered an invariant's example
+    with, or None where it broke the invariant itself."""
+    if check.fault:
+        return check.fault
+    if check.detail.startswith(_TARGET_FAILED):
+        return check.detail[len(_TARGET_FAILED) :].split(":", 1)[0].split(")", 1)[0]
+    return None
+
+
+def _sort_invariant(check: Check, invariants: list[Check], unusable: list[str]) -> None:
+    """A failed invariant the target broke: one the fault must break too. One failed by the target's
+    error or out-of-range answer: no invariant evidence (those answers are the fault's to predict
+    where they show); by another fault of the target (a hang, a NaN): unusable."""
+    kind = _target_fault(check)
+    if kind is None:
+        invariants.append(check)
+    elif kind not in ("error", "out-of-range"):
+        unusable.append(check.id)
 
 
 def _pool(references: str, text: Text, seed: int) -> list[Corpus]:
