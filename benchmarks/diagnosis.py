@@ -128,9 +128,7 @@ def sweep_one(fault: str, target: str, examples: int | None) -> Row:
         return Row(fault, target, failed, "-", (), "no", cpu, 0.0)
     verdict, level, named, right = judged(fault, report)
     row = Row(fault, target, verdict, level, named, right, cpu, float(spent))
-    print(
-        f"{target}: {level} {', '.join(named) or '-'} ({right}, {cpu:.1f} s CPU)", file=sys.stderr, flush=True
-    )
+    print(json.dumps(asdict(row)), file=sys.stderr, flush=True)  # each row as it ends: a JSON line
     return row
 
 
@@ -172,11 +170,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--examples", "-n", type=int, default=None, help="the runner's -n (its default)")
     parser.add_argument("--jobs", type=int, choices=(1, 2), default=2, help="runs at a time (2)")
-    parser.add_argument("--only", action="append", default=[], help="this fault only (repeatable)")
+    parser.add_argument("--only", action="append", default=[], help="this fault (repeatable, in order)")
     parser.add_argument("--kind", choices=("both", "reference", "faulty"), default="both")
     parser.add_argument("--json", dest="json_path", help="also write the rows here as JSON")
     args = parser.parse_args()
-    faults = [f.id for f in catalogue() if not args.only or f.id in args.only]
+    faults = args.only or [f.id for f in catalogue()]  # in the order given
     jobs = [
         (fault, target)
         for fault in faults
