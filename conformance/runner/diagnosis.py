@@ -281,6 +281,15 @@ class _Search:
             matched += 1
         return matched, predicted, True
 
+    def shows(self, point: FaultPoint) -> bool:
+        """Whether the fault predicts one answer at least that the point without it misses: a fault
+        that only says nothing (or accepts an error) where the target is wrong explains nothing."""
+        return any(
+            self.agrees(item.answer, self.predict(point, item.corpus), point)
+            and not self.base_agrees(point.base, item)
+            for item in self.evidence
+        )
+
     def counted(self, point: FaultPoint) -> tuple[int, int]:
         """How many of the (small) answers the point predicts and matches, of those it predicts."""
         matched = predicted = 0
@@ -437,7 +446,7 @@ def diagnose(
                 standing.append(point)
         if standing:  # a fault alone before a fault with other conventions
             break
-    standing = [p for p in standing if search.breaks_invariants(p)]
+    standing = [p for p in standing if search.shows(p) and search.breaks_invariants(p)]
     if unusable:
         standing = []  # a failed check no fault can be asked: nothing explains every answer
     if not standing:
