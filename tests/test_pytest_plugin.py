@@ -60,6 +60,10 @@ def test_a_broken_target_fails_with_ids_and_counterexample(tmp_path: Path) -> No
     assert "DIFF-CORPUS [BLEU-EVAL] FAIL" in run.stdout
     assert "counterexample:" in run.stdout
     assert "Traceback" not in run.stdout
+    # the verdict's failure names the bug (spec CONF-DIAGNOSIS): counts never clipped
+    assert "FAILED bleu::VERDICT" in run.stdout
+    assert "diagnosis: no clipping: every candidate n-gram that occurs in some reference" in run.stdout
+    assert "FAULT-NO-CLIP: " in run.stdout  # the diagnosis section: the fault's mutation
 
 
 @pytest.mark.slow  # a pytest run of the whole runner: 7-10 s each

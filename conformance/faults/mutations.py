@@ -205,10 +205,12 @@ def _statistics(matches: Sequence[Count], totals: Sequence[Count], c: int, r: Le
 def plain(options: BleuOptions) -> bool:
     """Whether the options combine precisions as the paper does (no smoothing, zero and undefined
     orders the paper's, micro, the paper's BP): counts the reference cannot hold are combined then
-    by :func:`plain_score`."""
+    by :func:`plain_score`. What an empty corpus scores (EC-012) is no part of it: such counts come
+    from segments."""
     paper = make_options(max_order=options.max_order, weights=list(options.weights))
     return replace(
         options,
+        empty_corpus=paper.empty_corpus,
         ref_length=paper.ref_length,
         arithmetic=paper.arithmetic,
         scale=paper.scale,

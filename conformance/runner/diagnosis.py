@@ -132,7 +132,7 @@ class Diagnosis:
     nearest: str = ""
     nearest_explained: int = 0
     nearest_of: int = 0
-    #: What the finding could not use (checks whose questions a fault cannot be asked: a thread).
+    #: What the finding could not use (checks whose questions a fault cannot be asked: text lines).
     unexplainable: tuple[str, ...] = field(default=())
 
     @property
@@ -235,6 +235,7 @@ class _Search:
     references: str
     invariants: list[Check]
     predictions: dict[tuple[str, str, str], Answer | None] = field(default_factory=dict)
+    base_answers: dict[tuple[str, str], Answer] = field(default_factory=dict)
 
     def predict(self, point: FaultPoint, corpus: Corpus) -> Answer | None:
         key = (point.fault.id, point.base.name, json.dumps(corpus))
@@ -248,21 +249,46 @@ class _Search:
             return None
         return matches(answer, prediction, max(self.tolerance, point.base.tolerance), self.resolution)
 
+    def base_agrees(self, base: Candidate, item: Evidence) -> bool:
+        """Whether the point without the fault gives the answer (skipped: no evidence, so yes)."""
+        key = (base.name, json.dumps(item.corpus))
+        if key not in self.base_answers:
+            self.base_answers[key] = base.predict(item.corpus)
+        return item.answer == SKIPPED or matches(
+            item.answer, self.base_answers[key], max(self.tolerance, base.tolerance), self.resolution
+        )
+
     def explains(self, point: FaultPoint, large: bool) -> tuple[int, int, bool]:
         """(answers matched, answers it predicts, every one matched), stopping at the first miss; the
-        questions above LARGE tokens only when ``large``."""
+        questions above LARGE tokens only when ``large``. An answer the point without the fault does
+        not give is explained only by a prediction: a fault that says nothing there (None) misses it,
+        so that a fault never stands for predicting nothing where the target is wrong, unless the
+        answer is an error (where a fault says nothing, as at c = 0 or r = 0 under a BP fault, faulty
+        code fails its own way)."""
         matched = predicted = 0
         for item in self.evidence:
             if (_tokens(item.corpus) > LARGE) != large:
                 continue
-            agreed = self.agrees(item.answer, self.predict(point, item.corpus), point)
+            prediction = self.predict(point, item.corpus)
+            agreed = self.agrees(item.answer, prediction, point)
             if agreed is None:
+                if prediction is None and item.answer != "error" and not self.base_agrees(point.base, item):
+                    return matched, predicted, False
                 continue
             predicted += 1
             if not agreed:
                 return matched, predicted, False
             matched += 1
         return matched, predicted, True
+
+    def shows(self, point: FaultPoint) -> bool:
+        """Whether the fault predicts one answer at least that the point without it misses: a fault
+        that only says nothing (or accepts an error) where the target is wrong explains nothing."""
+        return any(
+            self.agrees(item.answer, self.predict(point, item.corpus), point)
+            and not self.base_agrees(point.base, item)
+            for item in self.evidence
+        )
 
     def counted(self, point: FaultPoint) -> tuple[int, int]:
         """How many of the (small) answers the point predicts and matches, of those it predicts."""
@@ -283,7 +309,8 @@ class _Search:
 
 
 class _FaultRecorder:
-    """The fault at its point as a target of the invariants (scores only), recording each question."""
+    """The fault at its point as a target of the invariants (scores only; where the fault says nothing,
+    the point's own score, as ``reference[fault=...]`` answers), recording each question."""
 
     def __init__(self, point: FaultPoint, search: _Search) -> None:
         self.point, self.search = point, search
@@ -294,6 +321,8 @@ class _FaultRecorder:
         corpus: Corpus = ([list(h) for h in hypotheses], [[list(r) for r in rs] for rs in references])
         corpus = seen(corpus, self.search.text)
         prediction = self.search.predict(self.point, corpus)
+        if prediction is None:  # the fault says nothing here: the point without it answers
+            prediction = self.point.base.predict(corpus)
         if not isinstance(prediction, float):
             raise BleuError("CONF-DIAGNOSIS", "the fault predicts no score here")
         self.asked.append((corpus, prediction))
@@ -324,8 +353,9 @@ def evidence_of(
     text: Text,
 ) -> tuple[list[Evidence], list[Check], tuple[str, ...]]:
     """The answers a diagnosis rests on: the battery's, and each failed check's counterexample asked
-    again as the target sees it (an open row's question as it was asked); the failed invariants
-    (checked by breaking them); the failed checks no fault can be asked (a thread, lines of text)."""
+    again as the target sees it (an open row's question as it was asked, its answer in a thread or a
+    forked child included); the failed invariants (checked by breaking them); the failed checks no
+    fault can be asked (lines of text)."""
     found = [Evidence(c, a, "battery") for c, a in battery]
     invariants: list[Check] = []
     unusable: list[str] = []
@@ -333,7 +363,7 @@ def evidence_of(
         if check.status != "fail" or check.family == "fingerprint":
             continue
         if check.family == "invariant":
-            invariants.append(check)
+            _sort_invariant(check, invariants, unusable)
             continue
         if check.family == "vectors":  # every scored vector, as accounting asks them (CONF-VERDICT)
             for vector in load_vectors():
@@ -343,11 +373,10 @@ def evidence_of(
             continue
         question = check.evidence
         if question is not None:  # an open row (CONF-OPEN): its question, as asked
-            if (
-                question.context is not None
-                or question.lines
-                or not isinstance(check.target_value, float | str)
-            ):
+            # asked from a thread or a forked child, its answer is still the fault's to predict (a
+            # fault explains it only if the call's context changed nothing); lines of text are not
+            # a corpus a fault can be asked
+            if question.lines or not isinstance(check.target_value, float | str):
                 unusable.append(check.id)
             else:
                 found.append(Evidence(question.corpus, check.target_value, check.id))
@@ -358,6 +387,32 @@ def evidence_of(
         elif check.fault not in ("error", "out-of-range"):
             unusable.append(check.id)
     return found, invariants, tuple(unusable)
+
+
+#: How a judge row reads when the target failed on its example instead of breaking the property
+#: (conformance.runner.judge.base: a CheckFailureError's message).
+_TARGET_FAILED = "the target failed ("
+
+
+def _target_fault(check: Check) -> str | None:
+    """The kind of fault (``error``, ``out-of-range``...) the target answered an invariant's example
+    with, or None where it broke the invariant itself."""
+    if check.fault:
+        return check.fault
+    if check.detail.startswith(_TARGET_FAILED):
+        return check.detail[len(_TARGET_FAILED) :].split(":", 1)[0].split(")", 1)[0]
+    return None
+
+
+def _sort_invariant(check: Check, invariants: list[Check], unusable: list[str]) -> None:
+    """A failed invariant the target broke: one the fault must break too. One failed by the target's
+    error or out-of-range answer: no invariant evidence (those answers are the fault's to predict
+    where they show); by another fault of the target (a hang, a NaN): unusable."""
+    kind = _target_fault(check)
+    if kind is None:
+        invariants.append(check)
+    elif kind not in ("error", "out-of-range"):
+        unusable.append(check.id)
 
 
 def _pool(references: str, text: Text, seed: int) -> list[Corpus]:
@@ -391,7 +446,7 @@ def diagnose(
                 standing.append(point)
         if standing:  # a fault alone before a fault with other conventions
             break
-    standing = [p for p in standing if search.breaks_invariants(p)]
+    standing = [p for p in standing if search.shows(p) and search.breaks_invariants(p)]
     if unusable:
         standing = []  # a failed check no fault can be asked: nothing explains every answer
     if not standing:

@@ -15,9 +15,10 @@ the reason and the shrunk counterexample. One more test, ``bleu::VERDICT``, pass
 target is conformant to the expected BLEU (``--bleu-expect PROFILE``, default ``paper``, with the
 values ``--bleu-accept AXIS=VALUE`` adds and ``--bleu-strict-domain``, as ``--expect``,
 ``--accept`` and ``--strict-domain``; spec CONF-VERDICT), and fails with the verdict's headline,
-which names every axis where the target differs. ``--bleu-references one|same|any`` declares the
-references per segment the target takes (CONF-PROTOCOL). A target that cannot run, or a bad
-expectation, is a usage error.
+which names every axis where the target differs; for a not-conformant target the diagnosis
+follows it (spec CONF-DIAGNOSIS: the known bug that explains every answer, or "no known fault").
+``--bleu-references one|same|any`` declares the references per segment the target takes
+(CONF-PROTOCOL). A target that cannot run, or a bad expectation, is a usage error.
 """
 
 from __future__ import annotations
@@ -144,11 +145,14 @@ class VerdictItem(pytest.Item):
         self.verdict = verdict
 
     def runtest(self) -> None:
-        """Pass when conformant; otherwise fail with the headline (the axes that differ, or the faults)."""
+        """Pass when conformant; otherwise fail with the headline (the axes that differ, or the faults)
+        and, for a not-conformant target, the diagnosis (spec CONF-DIAGNOSIS: which known bug it has,
+        or that no known fault explains every answer)."""
         if self.verdict is None:
             raise CheckFailedError("no verdict: the runner could not place the target (spec CONF-VERDICT)")
         if self.verdict.level != "conformant":
-            raise CheckFailedError(self.verdict.headline())
+            said = [] if self.verdict.diagnosis is None else self.verdict.diagnosis.lines()
+            raise CheckFailedError("\n".join([self.verdict.headline(), *said]))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         """The verdict instead of a traceback into the plugin."""

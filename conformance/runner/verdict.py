@@ -44,6 +44,7 @@ from conformance.runner.accounting import (
 from conformance.runner.client import ProtocolTarget
 from conformance.runner.diagnosis import Diagnosis, diagnose, evidence_of
 from conformance.runner.expectation import (
+    DOMAIN_AXES,
     FINGERPRINT_POINT,
     TEXT_AXES,
     AxisDifference,
@@ -82,7 +83,7 @@ from conformance.runner.placement import (
     tool_of,
 )
 from conformance.suite.resolution import Resolution
-from reference_bleu.conventions.registry import BY_NAME
+from reference_bleu.conventions.registry import AXES, BY_NAME
 from reference_bleu.errors import BleuError
 
 #: The levels of a verdict (spec CONF-VERDICT); only ``conformant`` exits 0.
@@ -317,12 +318,12 @@ def _diagnosis(
     *,
     seed: int,
 ) -> Diagnosis:
-    """CONF-DIAGNOSIS. The catalogue's faults searched alone (at the expected point) and with the
+    """CONF-DIAGNOSIS. The catalogue's faults searched alone (at the expected point, with the choices
+    outside BLEU's domain the verdict accepts fitted to the answers, then as it is) and with the
     conventions the fingerprint found (at its point), on every answer the verdict rests on."""
-    bases = [expectation.candidate]
-    found = Candidate(FINGERPRINT_POINT, dict(fingerprint.config))
-    if found.options != expectation.candidate.options:
-        bases.append(found)
+    bases = [_with_choices(expectation, battery), expectation.candidate]
+    bases.append(Candidate(FINGERPRINT_POINT, dict(fingerprint.config)))
+    bases = [b for i, b in enumerate(bases) if all(b.options != a.options for a in bases[:i])]
 
     def ask_target(corpus: Corpus) -> Answer:
         return ask(target, corpus)
@@ -340,6 +341,24 @@ def _diagnosis(
         references=target.references,
         seed=seed,
     )
+
+
+def _with_choices(expectation: Expectation, battery: Battery) -> Candidate:
+    """The expected point with the values of the domain axes the answers show, where the verdict
+    accepts them (CONF-VERDICT: any, unless the domain is strict): a fault is found alone when the
+    target made those choices, as the verdict does not count them against it."""
+    fit = domain_fit(expectation.candidate, battery)
+    acceptable = expectation.acceptable()
+    options = dict(expectation.candidate.options)
+    changes = []
+    for axis in DOMAIN_AXES:
+        value = fit.axes[axis]
+        if value != expectation.candidate.axes[axis] and value in acceptable.get(axis, ()):
+            options.update({k: v for k, v in fit.options.items() if k in AXES[axis].fields})
+            changes.append(f"{axis}={value}")
+    if not changes:
+        return expectation.candidate
+    return Candidate(f"{expectation.candidate.name} with {', '.join(changes)}", options)
 
 
 def _matching_points(expectation: Expectation, fingerprint: Fingerprint, battery: Battery) -> list[Candidate]:
