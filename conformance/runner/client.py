@@ -369,10 +369,8 @@ class ProtocolTarget:
         caps = self.capabilities
         if level not in caps.levels:
             raise TargetSkippedError(f"no {level} entry point")
-        if context is not None and context not in caps.contexts:
-            raise TargetSkippedError(f"no {context} context (not served by the Python harness)")
-        if context == "fork" and self.fork_unsafe:  # one hang is the finding: not waited for again
-            raise TargetSkippedError("it does not survive a fork")
+        if context is not None:
+            self._check_context(context)
         if not takes(self.references, references):
             raise TargetSkippedError(f"it takes {self.references} reference(s) per segment (CONF-PROTOCOL)")
         if self._timeouts >= MAX_TIMEOUTS:
@@ -425,6 +423,14 @@ class ProtocolTarget:
             self.several_scored += 1
         else:
             self.several_refused += 1
+
+    def _check_context(self, context: str) -> None:
+        """A question asked in a context the target does not declare, or after a fork it did not
+        survive (one hang is the finding: not waited for again), is not asked (CONF-OPEN)."""
+        if context not in self.capabilities.contexts:
+            raise TargetSkippedError(f"no {context} context (not served by the Python harness)")
+        if context == "fork" and self.fork_unsafe:
+            raise TargetSkippedError("it does not survive a fork")
 
     def _not_fork_safe(self, fault: TargetFaultError) -> TargetSkippedError:
         """CONF-OPEN. A child forked for a question hung or died: the fault is taken back from the
