@@ -207,7 +207,11 @@ def plain(options: BleuOptions) -> bool:
     orders the paper's, micro, the paper's BP): counts the reference cannot hold are combined then
     by :func:`plain_score`. What an empty corpus scores (EC-012) is no part of it: such counts come
     from segments."""
-    paper = make_options(max_order=options.max_order, weights=list(options.weights))
+    paper = make_options(
+        max_order=options.max_order,
+        weights=list(options.weights),
+        unnormalized_weights=options.unnormalized_weights,
+    )
     return replace(
         options,
         empty_corpus=paper.empty_corpus,

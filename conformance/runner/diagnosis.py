@@ -72,11 +72,11 @@ class FaultPoint:
 
     def predict(self, corpus: Corpus) -> Answer | None:
         """The fault's answer at the point: a score, "error", or None where it predicts nothing."""
-        try:
+        try:  # a point the fault cannot be computed at (its options invalid there) predicts nothing
             options = make_options(**self.base.options)
+            prediction = self.fault.compute(options, *corpus)
         except BleuError:
             return None
-        prediction = self.fault.compute(options, *corpus)
         if prediction is None:
             return None
         return "error" if prediction == ERROR else prediction

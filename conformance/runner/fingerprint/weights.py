@@ -37,8 +37,13 @@ from reference_bleu.formulas.smoothing import SMOOTHING_METHODS
 #: Orders the solver allows for (N-gram BLEU with N up to 6; N = 4 for nltk's methods 5 to 7).
 MOST_ORDERS = 6
 #: The denominators solved weights are written with, the simplest first: the first that predicts every
-#: answer is kept (1/3 rather than 333/1000 from rounded answers; 0.33 is 33/100).
+#: answer is kept (1/3 rather than 333/1000 from rounded answers; 0.33 is 33/100). Up to 24, the
+#: nearest fraction of at most that denominator; 100 and 1000 are decimals as people write weights
+#: (0.33, 0.333), exactly that denominator: never a fraction such as 333/998, which seven equations
+#: in six weights can fit to any noise (a target off by a unit of its last printed digit).
 DENOMINATORS = (*range(1, 13), 16, 20, 24, 100, 1000)
+#: From this denominator on, weights are decimals (exactly that denominator).
+DECIMAL_DENOMINATORS = 100
 
 
 def _diagnostic(name: str, hypothesis: str, replaced: Sequence[int]) -> Diagnostic:
@@ -104,7 +109,12 @@ def _solve(matrix: list[list[float]], values: list[float]) -> list[float] | None
 
 
 def _written(weights: Sequence[float], denominator: int) -> list[Fraction]:
-    """Solved weights as the nearest fractions of denominator at most ``denominator``, zeros exact."""
+    """Solved weights as the nearest fractions of denominator at most ``denominator`` (a decimal of
+    exactly that denominator from DECIMAL_DENOMINATORS on), zeros exact."""
+    if denominator >= DECIMAL_DENOMINATORS:
+        return [
+            Fraction(round(w * denominator), denominator) if abs(w) > 1e-6 else Fraction(0) for w in weights
+        ]
     return [Fraction(w).limit_denominator(denominator) if abs(w) > 1e-6 else Fraction(0) for w in weights]
 
 
