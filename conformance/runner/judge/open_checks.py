@@ -18,7 +18,7 @@ from conformance.runner.features import FEATURES, Feature, Question, questions
 from conformance.runner.fingerprint.base import SKIPPED, Answer, Corpus, Text, ask, reference_prediction, seen
 from conformance.runner.judge.base import Check, JudgeBase, covered
 from conformance.runner.references import expressible
-from reference_bleu.text.tokenizers import tokenize_line
+from reference_bleu.text.tokenizers import fold_case, tokenize_line
 
 #: A question whose corpus holds more tokens than this is shown in a report by its description (the
 #: seed regenerates it), not whole.
@@ -27,15 +27,23 @@ SHOWN_TOKENS = 2_000
 PLAIN_TEXT = ("none", "none", "unicode")
 
 
-def should_score(question: Question, text: Text) -> Corpus:
+def should_score(question: Question, text: Text, tokens: bool = False) -> Corpus:
     """CONF-OPEN. The tokens the target should score for ``question``: lines tokenized by its text
     conventions (whitespace without any found), token lists as its case folding sees them, on both
-    sides alike."""
+    sides alike. A token target (``tokens``) folds each token it is given and never splits one (a
+    token with a space inside stays one token); a text target is sent them joined with spaces."""
     if question.lines:
         triple = text or PLAIN_TEXT
         hyps = [tokenize_line(h, *triple) for h in question.corpus[0]]
         refs = [[tokenize_line(r, *triple) for r in rs] for rs in question.corpus[1]]
         return hyps, refs
+    if tokens and text is not None:
+        folding = text[1]
+
+        def folded(sentence: list[str]) -> list[str]:
+            return [fold_case(token, folding) for token in sentence]  # type: ignore[arg-type]
+
+        return [folded(h) for h in question.corpus[0]], [[folded(r) for r in rs] for rs in question.corpus[1]]
     return seen(question.corpus, text)
 
 
@@ -84,7 +92,8 @@ class OpenChecks(JudgeBase):
 
     def open_expected(self, question: Question) -> Answer:
         """The reference's answer at the target's conventions on what it should score."""
-        return reference_prediction(self.config, should_score(question, self.fingerprint.text))
+        tokens = self.target.capabilities.input == "tokens"
+        return reference_prediction(self.config, should_score(question, self.fingerprint.text, tokens))
 
     def asked(self, question: Question) -> list[tuple[Corpus, Answer]]:
         """The question as the target can be asked it: whole at the corpus level, else each segment
