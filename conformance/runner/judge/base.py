@@ -152,6 +152,16 @@ class JudgeBase:
         """``corpus`` as the target sees it: a text target's tokenizer and case folding applied."""
         return seen(corpus, self.fingerprint.text)
 
+    def unknown_axes(self) -> dict[str, str]:
+        """The axes on which a fingerprint point, asked, found no known convention: axis -> point ID (a
+        check resting on one is n/a until that convention is known: CONF-JUDGE)."""
+        unknown: dict[str, str] = {}
+        for finding in self.fingerprint.findings:
+            if finding.asked and not finding.unasked and finding.convention is None and not finding.faults:
+                for axis in (*finding.point.axes, *finding.point.text_axes):
+                    unknown.setdefault(axis, finding.point.id)
+        return unknown
+
     def acceptable(self, corpus: Corpus) -> bool:
         """Inputs the target's conventions let it refuse are left out of generated inputs (and said so).
 

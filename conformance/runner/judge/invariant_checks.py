@@ -61,7 +61,7 @@ class InvariantChecks(JudgeBase):
             "brevity_penalty": caps.statistics,
             **{premise: premise not in why_not for premise in PREMISES},
         }
-        unknown = self._unknown_axes()
+        unknown = self.unknown_axes()
         for invariant in INVARIANTS:
             missing = [need for need in sorted(invariant.needs) if not has.get(need, False)]
             premise = next((why_not[need] for need in missing if need in why_not), "")
@@ -80,15 +80,6 @@ class InvariantChecks(JudgeBase):
                 self.checks.append(Check(invariant.id, invariant.statement, "n/a", detail, (invariant.id,)))
             else:
                 self.checks.append(self._invariant(invariant))
-
-    def _unknown_axes(self) -> dict[str, str]:
-        """The axes on which a fingerprint point, asked, found no known convention: axis -> point ID."""
-        unknown: dict[str, str] = {}
-        for finding in self.fingerprint.findings:
-            if finding.asked and not finding.unasked and finding.convention is None and not finding.faults:
-                for axis in (*finding.point.axes, *finding.point.text_axes):
-                    unknown.setdefault(axis, finding.point.id)
-        return unknown
 
     def _seen_example(self, example: Any) -> Any:
         """An invariant's example with its corpus as a text target sees it (its tokenizer and case

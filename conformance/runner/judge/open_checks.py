@@ -88,6 +88,12 @@ class OpenChecks(JudgeBase):
             return "a corpus question; the target has no corpus entry point"
         if self.target.not_asked:
             return f"not asked: {self.target.not_asked_because}"
+        unknown = self.unknown_axes()
+        if caps.input == "text" and "tokenize" in unknown:  # its prediction rests on the tokenizer
+            return (
+                f"rests on tokenize (where {unknown['tokenize']} found no known convention): n/a until "
+                "that convention is known (CONF-JUDGE)"
+            )
         return ""
 
     def open_expected(self, question: Question) -> Answer:
