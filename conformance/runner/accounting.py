@@ -102,6 +102,11 @@ def accounted(
     limit = max(candidate.tolerance, tolerance)
     if check.family == "invariant":
         return _breaks_too(check, candidate, ask_reply, limit, resolution=resolution, text=text)
+    question = check.evidence
+    if question is not None:  # an open row (CONF-OPEN): its question as asked, the answer it got
+        if question.context is not None or question.lines or not isinstance(check.target_value, float | str):
+            return False
+        return matches(check.target_value, candidate.predict(seen(question.corpus, text)), limit, resolution)
     corpora: list[Corpus] = []
     if check.family == "vectors":  # a sentence-only target skips those of several segments
         corpora = [(v.data["hypotheses"], v.data["references"]) for v in load_vectors() if v.scored]
