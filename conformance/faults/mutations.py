@@ -212,18 +212,20 @@ def plain(options: BleuOptions) -> bool:
         weights=list(options.weights),
         unnormalized_weights=options.unnormalized_weights,
     )
-    return replace(
-        options,
-        empty_corpus=paper.empty_corpus,
-        ref_length=paper.ref_length,
-        arithmetic=paper.arithmetic,
-        scale=paper.scale,
-        round_digits=paper.round_digits,
-        empty_references=paper.empty_references,
-        no_reference=paper.no_reference,
-        empty_candidates=paper.empty_candidates,
-        unnormalized_weights=options.unnormalized_weights,
-    ) == replace(paper, unnormalized_weights=options.unnormalized_weights)
+    return (
+        replace(
+            options,
+            empty_corpus=paper.empty_corpus,
+            ref_length=paper.ref_length,
+            arithmetic=paper.arithmetic,
+            scale=paper.scale,
+            round_digits=paper.round_digits,
+            empty_references=paper.empty_references,
+            no_reference=paper.no_reference,
+            empty_candidates=paper.empty_candidates,
+        )
+        == paper
+    )
 
 
 def plain_score(
@@ -318,30 +320,47 @@ def _micro(options: BleuOptions) -> BleuOptions:
     return replace(options, aggregation="micro")
 
 
+def _unit_mean(
+    options: BleuOptions,
+    hyps: Hypotheses,
+    refs: References,
+    score_unit: Callable[[Statistics], float | None],
+    errors: tuple[type[Exception], ...],
+) -> Prediction:
+    """The mean of ``score_unit`` over the options' scored units (the reference's score where there
+    are none to score); None where some unit gets no prediction; ERROR for a BleuError or ``errors``
+    (the faulty code's own failures)."""
+    failures: tuple[type[Exception], ...] = (BleuError, *errors)
+    try:
+        scored = units(options, hyps, refs)
+        if scored is None:
+            return reference(options, hyps, refs)
+        scores = []
+        for unit in scored:
+            score = score_unit(unit)
+            if score is None:
+                return None
+            scores.append(score)
+    except failures:
+        return ERROR
+    return math.fsum(scores) / len(scores)
+
+
 def with_brevity_penalty(bp: Callable[[int, Length, float, int], float]) -> Mutation:
     """A fault in the brevity penalty (BLEU-BP): in each scored unit, the reference's score with its BP
     replaced by ``bp(c, r, own, N)`` (``own``: the point's BP, under its rule). No prediction where c
     or r is 0 (faulty code divides by them its own way), nor where the point's BP is 0."""
 
     def mutation(options: BleuOptions, hyps: Hypotheses, refs: References) -> Prediction:
-        try:
-            scored = units(options, hyps, refs)
-            if scored is None:
-                return reference(options, hyps, refs)
-            scores = []
-            for unit in scored:
-                c, r = unit.hyp_len, unit.ref_len
-                with localcontext(Context(prec=DIGITS)):
-                    own = float(conventional_bp(conventional_total([unit], options), options))
-                if c == 0 or r == 0 or own == 0:
-                    return None
-                score = estimated_score([unit], _micro(options))
-                scores.append(bp(c, r, own, options.max_order) * score / own)
-        except BleuError:
-            return ERROR
-        except (ZeroDivisionError, OverflowError):
-            return ERROR
-        return math.fsum(scores) / len(scores)
+        def score_unit(unit: Statistics) -> float | None:
+            c, r = unit.hyp_len, unit.ref_len
+            with localcontext(Context(prec=DIGITS)):
+                own = float(conventional_bp(conventional_total([unit], options), options))
+            if c == 0 or r == 0 or own == 0:
+                return None
+            return bp(c, r, own, options.max_order) * estimated_score([unit], _micro(options)) / own
+
+        return _unit_mean(options, hyps, refs, score_unit, (ZeroDivisionError, OverflowError))
 
     return mutation
 
@@ -364,37 +383,24 @@ def with_combination(combine: Callable[[Parts], float]) -> Mutation:
     gives 0. A ValueError (log 0) is the faulty code's error."""
 
     def mutation(options: BleuOptions, hyps: Hypotheses, refs: References) -> Prediction:
-        try:
-            scored = units(options, hyps, refs)
-            if scored is None:
-                return reference(options, hyps, refs)
-            scores = []
-            for unit in scored:
-                total = conventional_total([unit], options)
-                if early_return(total, options):
-                    scores.append(0.0)
-                    continue
-                with localcontext(Context(prec=DIGITS)):
-                    evaluation = evaluate(total, last_segment(unit, options), options=options)
-                    bp = float(conventional_bp(total, options))
-                values = (
-                    tuple(float(v) for v in evaluation.values)
-                    if evaluation.values
-                    else tuple(0.0 if p is None else float(p) for p in evaluation.p)
-                )
-                parts = Parts(
-                    bp,
-                    values,
-                    tuple(float(w) for w in evaluation.w),
-                    float(evaluation.score),
-                    options.max_order,
-                )
-                scores.append(combine(parts))
-        except BleuError:
-            return ERROR
-        except (ValueError, ZeroDivisionError, OverflowError):
-            return ERROR
-        return math.fsum(scores) / len(scores)
+        def score_unit(unit: Statistics) -> float:
+            total = conventional_total([unit], options)
+            if early_return(total, options):
+                return 0.0
+            with localcontext(Context(prec=DIGITS)):
+                evaluation = evaluate(total, last_segment(unit, options), options=options)
+                bp = float(conventional_bp(total, options))
+            values = (
+                tuple(float(v) for v in evaluation.values)
+                if evaluation.values
+                else tuple(0.0 if p is None else float(p) for p in evaluation.p)
+            )
+            parts = Parts(
+                bp, values, tuple(float(w) for w in evaluation.w), float(evaluation.score), options.max_order
+            )
+            return combine(parts)
+
+        return _unit_mean(options, hyps, refs, score_unit, (ValueError, ZeroDivisionError, OverflowError))
 
     return mutation
 
